@@ -1,0 +1,56 @@
+package org.mooncake.osgi.store.api;
+
+/**
+ * Error codes. Values from -1 to -1099 are numerically those of upstream Mooncake
+ * ({@code mooncake-store/include/types.h}); values at or below -2000 are mooncake-osgi's own.
+ */
+public enum ErrorCode {
+    OK(0),
+    INTERNAL_ERROR(-1),
+    BUFFER_OVERFLOW(-10),
+    SEGMENT_NOT_FOUND(-101),
+    SEGMENT_ALREADY_EXISTS(-102),
+    NO_AVAILABLE_HANDLE(-200),
+    INVALID_KEY(-400),
+    WRITE_FAIL(-500),
+    INVALID_PARAMS(-600),
+    INVALID_WRITE(-700),
+    INVALID_READ(-701),
+    INVALID_REPLICA(-702),
+    REPLICA_IS_NOT_READY(-703),
+    OBJECT_NOT_FOUND(-704),
+    OBJECT_ALREADY_EXISTS(-705),
+    OBJECT_HAS_LEASE(-706),
+    LEASE_EXPIRED(-707),
+    TRANSFER_FAIL(-800),
+    RPC_FAIL(-900),
+    UNAVAILABLE_IN_CURRENT_STATUS(-1010),
+    CLIENT_NOT_FOUND(-1300),
+    /** The bytes read do not match the CRC32C recorded at put. */
+    CHECKSUM_MISMATCH(-2001),
+    /** The object is larger than the buffer it is read into. */
+    BUFFER_TOO_SMALL(-2002),
+    /** Soft-pinned action or TTL outside the master's limits. */
+    INVALID_TTL(-2003);
+
+    private final int code;
+
+    ErrorCode(int code) {
+        this.code = code;
+    }
+
+    /** The numeric code, as Mooncake reports it. */
+    public int code() {
+        return code;
+    }
+
+    /** The error with this numeric code. */
+    public static ErrorCode ofCode(int code) {
+        for (ErrorCode e : values()) {
+            if (e.code == code) {
+                return e;
+            }
+        }
+        throw new StoreException(INVALID_PARAMS, "unknown error code " + code);
+    }
+}

@@ -1,0 +1,99 @@
+package org.mooncake.osgi.store.api;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Map;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The store as an application sees it, mirroring Mooncake's {@code MooncakeDistributedStore}.
+ * Every call is scoped to {@link #tenant()}. Failures throw {@link StoreException}; batch calls
+ * report one {@link OpResult} per key instead, in input order.
+ *
+ * <p>Thread-safe: any thread may call any method.
+ */
+@ProviderType
+public interface StoreClient {
+
+    /** The tenant every key of this client belongs to. */
+    String tenant();
+
+    /** True while the client can reach its master and its segments are mounted. */
+    boolean isHealthy();
+
+    // ---- copy-in / copy-out ----
+
+    /** Stores a new object; fails with OBJECT_ALREADY_EXISTS if the key is taken. */
+    void put(String key, byte[] value, ReplicateConfig config);
+
+    default void put(String key, byte[] value) {
+        put(key, value, ReplicateConfig.DEFAULT);
+    }
+
+    /** Stores or replaces an object; readers see the old or the new bytes, never a mix. */
+    void upsert(String key, byte[] value, ReplicateConfig config);
+
+    /** The object's bytes; OBJECT_NOT_FOUND if absent or not yet readable. */
+    byte[] get(String key);
+
+    /** The object's size in bytes. */
+    long getSize(String key);
+
+    /** Whether a readable object has this key (grants a read lease, as upstream does). */
+    boolean exists(String key);
+
+    /** Removes an object; a leased one only with {@code force}. */
+    void remove(String key, boolean force);
+
+    /** Removes every object whose key fully matches the regex; returns how many. */
+    int removeByRegex(String regex, boolean force);
+
+    /** Removes every object of this tenant; returns how many. */
+    int removeAll(boolean force);
+
+    // ---- batches ----
+
+    List<OpResult<Void>> putBatch(Map<String, byte[]> values, ReplicateConfig config);
+
+    List<OpResult<Void>> upsertBatch(Map<String, byte[]> values, ReplicateConfig config);
+
+    List<OpResult<byte[]>> getBatch(List<String> keys);
+
+    List<OpResult<Boolean>> existsBatch(List<String> keys);
+
+    List<OpResult<Void>> removeBatch(List<String> keys, boolean force);
+
+    // ---- zero copy ----
+
+    /** Registers memory that later put-from / get-into calls will use (pins it for RDMA-like transports). */
+    void registerBuffer(MemorySegment buffer);
+
+    void unregisterBuffer(MemorySegment buffer);
+
+    /** Stores {@code source}'s bytes without an intermediate copy. */
+    void putFrom(String key, MemorySegment source, ReplicateConfig config);
+
+    void upsertFrom(String key, MemorySegment source, ReplicateConfig config);
+
+    /** Reads the object into {@code target}; returns its size. BUFFER_TOO_SMALL if it does not fit. */
+    long getInto(String key, MemorySegment target);
+
+    /**
+     * Copies pieces of an object into {@code target}. The whole object is verified against its
+     * checksum before any byte is copied, so a ranged read is never of corrupt data.
+     */
+    long getIntoRanges(String key, List<RangeCopy> ranges, MemorySegment target);
+
+    List<OpResult<Void>> putFromBatch(Map<String, MemorySegment> sources, ReplicateConfig config);
+
+    List<OpResult<Long>> getIntoBatch(Map<String, MemorySegment> targets);
+
+    // ---- segments ----
+
+    /** Contributes {@code memory} to the store as a new segment; returns its name. */
+    String mountSegment(MemorySegment memory);
+
+    /** Withdraws a mounted segment; objects whose last replica lived there disappear. */
+    void unmountSegment(String segmentName);
+}

@@ -1,0 +1,13 @@
+package org.mooncake.osgi.store.master;
+
+import java.util.List;
+
+import org.mooncake.osgi.store.api.ObjectDataType;
+
+/**
+ * What a reader needs: the complete replicas, the checksum recorded at put, and the instant the
+ * read lease ends. A transfer that outlives the lease must be failed with LEASE_EXPIRED.
+ */
+public record ReadLease(long sizeBytes, int crc32c, ObjectDataType dataType, List<ReplicaLocation> replicas,
+        long leaseExpiresAtMs) {
+}

@@ -1,0 +1,5 @@
+package org.mooncake.osgi.store.master;
+
+/** A mounted segment and how full it is. */
+public record SegmentStats(String name, String clientId, String protocol, long capacityBytes, long usedBytes) {
+}

@@ -1,0 +1,10 @@
+/**
+ * The master's service: metadata, allocation, two-phase put, leases, pins and liveness.
+ * Clients use it to place and find objects; bytes never pass through it.
+ */
+@Export
+@Version("1.0.0")
+package org.mooncake.osgi.store.master;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;

@@ -1,0 +1,47 @@
+package org.mooncake.osgi.store.spi.eviction;
+
+import org.mooncake.osgi.store.api.ObjectDataType;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * A read-only view of one eviction candidate. {@link #leaseExpiresAtMs()} is fixed for the
+ * life of the view (it is the index's sort key); the counters may move while a policy plans,
+ * which is why the master re-validates every victim.
+ */
+@ProviderType
+public interface CandidateView {
+    ObjectKey key();
+
+    ObjectDataType dataType();
+
+    long sizeBytes();
+
+    /** The put's recompute-cost hint in ms; {@link Double#NaN} when none was given. */
+    double recomputeCostMs();
+
+    /** 0 when the object was never soft-pinned. */
+    long softPinDeadlineMs();
+
+    default boolean softPinnedAt(long nowMs) {
+        return softPinDeadlineMs() > nowMs;
+    }
+
+    long leaseExpiresAtMs();
+
+    default boolean leasedAt(long nowMs) {
+        return leaseExpiresAtMs() > nowMs;
+    }
+
+    /** When the object became readable. */
+    long putTimeMs();
+
+    /** The last read (or the put when never read). */
+    long lastAccessMs();
+
+    /** Reads since the put. */
+    long hitCount();
+
+    /** Group or session id from the put; {@code null} for none. */
+    String groupId();
+}

@@ -1,0 +1,153 @@
+package org.mooncake.osgi.store.spi.eviction;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.PriorityQueue;
+import java.util.function.Predicate;
+
+/** Lazy building blocks for plans over lease-ordered groups. */
+public final class Candidates {
+    /** Oldest lease first; ties broken by key so plans are deterministic. */
+    public static final Comparator<CandidateView> LEASE_ORDER = Comparator
+            .comparingLong(CandidateView::leaseExpiresAtMs).thenComparing(CandidateView::key);
+
+    private Candidates() {
+    }
+
+    /** Elements of {@code source} that satisfy {@code keep}. */
+    public static Iterator<CandidateView> filter(Iterator<CandidateView> source, Predicate<CandidateView> keep) {
+        return new Iterator<>() {
+            private CandidateView next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && source.hasNext()) {
+                    CandidateView c = source.next();
+                    if (keep.test(c)) {
+                        next = c;
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public CandidateView next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                CandidateView c = next;
+                next = null;
+                return c;
+            }
+        };
+    }
+
+    /** Stops {@code source} at the first element that fails {@code keepGoing}. */
+    public static Iterator<CandidateView> takeWhile(Iterator<CandidateView> source, Predicate<CandidateView> keepGoing) {
+        return new Iterator<>() {
+            private CandidateView next;
+            private boolean done;
+
+            @Override
+            public boolean hasNext() {
+                if (next == null && !done && source.hasNext()) {
+                    CandidateView c = source.next();
+                    if (keepGoing.test(c)) {
+                        next = c;
+                    } else {
+                        done = true;
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public CandidateView next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                CandidateView c = next;
+                next = null;
+                return c;
+            }
+        };
+    }
+
+    /**
+     * A lazy k-way merge: if every source is sorted by {@code order}, so is the result. Costs
+     * O(log k) per element taken.
+     */
+    public static Iterator<CandidateView> merge(List<Iterator<CandidateView>> sources, Comparator<CandidateView> order) {
+        record Head(CandidateView view, Iterator<CandidateView> rest) {
+        }
+        PriorityQueue<Head> heads = new PriorityQueue<>(Math.max(1, sources.size()),
+                (a, b) -> order.compare(a.view, b.view));
+        for (Iterator<CandidateView> s : sources) {
+            if (s.hasNext()) {
+                heads.add(new Head(s.next(), s));
+            }
+        }
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return !heads.isEmpty();
+            }
+
+            @Override
+            public CandidateView next() {
+                Head h = heads.poll();
+                if (h == null) {
+                    throw new NoSuchElementException();
+                }
+                if (h.rest.hasNext()) {
+                    heads.add(new Head(h.rest.next(), h.rest));
+                }
+                return h.view;
+            }
+        };
+    }
+
+    /** Concatenates sources, each drained before the next. */
+    public static Iterator<CandidateView> concat(List<Iterator<CandidateView>> sources) {
+        List<Iterator<CandidateView>> queue = new ArrayList<>(sources);
+        return new Iterator<>() {
+            private int i;
+
+            @Override
+            public boolean hasNext() {
+                while (i < queue.size() && !queue.get(i).hasNext()) {
+                    i++;
+                }
+                return i < queue.size();
+            }
+
+            @Override
+            public CandidateView next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return queue.get(i).next();
+            }
+        };
+    }
+
+    /**
+     * The eligible candidates of one group, oldest lease first, split so that each returned
+     * iterator is sorted: index 0 holds objects not soft-pinned at {@code nowMs}, index 1 the
+     * soft-pinned ones (empty in pass 1). Stops at the first leased object.
+     */
+    public static List<Iterator<CandidateView>> eligibleByPin(CandidateGroup group, EvictionRequest request) {
+        long now = request.nowMs();
+        Iterator<CandidateView> unpinned = filter(takeWhile(group.inLeaseOrder(), c -> !c.leasedAt(now)),
+                c -> !c.softPinnedAt(now));
+        if (!request.softPinnedAllowed()) {
+            return List.of(unpinned);
+        }
+        Iterator<CandidateView> pinned = filter(takeWhile(group.inLeaseOrder(), c -> !c.leasedAt(now)),
+                c -> c.softPinnedAt(now));
+        return List.of(unpinned, pinned);
+    }
+}

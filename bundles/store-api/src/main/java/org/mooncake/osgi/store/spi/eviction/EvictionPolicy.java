@@ -1,0 +1,27 @@
+package org.mooncake.osgi.store.spi.eviction;
+
+import java.util.Iterator;
+
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * Plans which objects to evict. Register as an OSGi service with {@link #NAME_PROPERTY}; the
+ * master uses the one its configuration names, or else the highest-ranked.
+ *
+ * <p>A policy only reads: it never mutates metadata. It is called from the master's eviction
+ * thread, one pass at a time, and may keep its own state between calls.
+ */
+@ConsumerType
+public interface EvictionPolicy {
+    /** Service property naming the policy, e.g. {@code lease-lru}. */
+    String NAME_PROPERTY = "eviction.policy.name";
+
+    String name();
+
+    /**
+     * Victims in the order they should go, lazily. Only candidates for which
+     * {@link EvictionRequest#eligible} holds may be returned; the master stops pulling once its
+     * target is met, so a policy should do its work as the iterator advances.
+     */
+    Iterator<CandidateView> plan(EvictionRequest request);
+}

@@ -1,0 +1,40 @@
+package org.mooncake.osgi.store.spi.transport;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * Moves bytes between local memory and segments owned by any process, one-sided. Register as an
+ * OSGi service with {@link #PROTOCOL_PROPERTY}; clients pick the transport named by the target
+ * segment's endpoint.
+ *
+ * <p>Implementations are thread-safe. A batch completes when every request has a status; a
+ * failed request never leaves a partially written object readable, because the master only
+ * publishes an object after the writer's put-end.
+ */
+@ConsumerType
+public interface Transport {
+    String PROTOCOL_PROPERTY = "transport.protocol";
+
+    String protocol();
+
+    /** Makes a local segment a target of one-sided operations; returns how peers reach it. */
+    SegmentEndpoint expose(String segmentName, MemorySegment memory);
+
+    /** Stops serving a segment; later requests against it fail. */
+    void withdraw(String segmentName);
+
+    /** Pins local memory for transfers (memory registration); a no-op where none is needed. */
+    default void registerLocal(MemorySegment memory) {
+    }
+
+    default void unregisterLocal(MemorySegment memory) {
+    }
+
+    /** Runs a batch; the stage completes with one status per request, in order. */
+    CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch);
+}

@@ -1,0 +1,10 @@
+/**
+ * Transport SPI: one-sided, batched READ/WRITE between registered local memory and exposed
+ * remote segments, with a completion status per request. Shaped so that RDMA and GPU memory fit.
+ */
+@Export
+@Version("1.0.0")
+package org.mooncake.osgi.store.spi.transport;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;

@@ -1,0 +1,93 @@
+package org.mooncake.osgi.store.master.impl;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.mooncake.osgi.store.api.ObjectDataType;
+import org.mooncake.osgi.store.spi.eviction.CandidateGroup;
+import org.mooncake.osgi.store.spi.eviction.CandidateView;
+import org.mooncake.osgi.store.spi.eviction.Candidates;
+
+/**
+ * Evictable objects by (tenant, data type), each group sorted by lease. Writers change an
+ * object's entry while holding its shard lock; the eviction thread iterates without any lock
+ * (the skip lists are weakly consistent), so a round never stalls puts and gets and reads only
+ * the prefix it needs instead of scanning every object.
+ */
+final class CandidateIndex {
+    private record GroupKey(String tenant, ObjectDataType type) {
+    }
+
+    static final class Group implements CandidateGroup {
+        private final GroupKey key;
+        private final ConcurrentSkipListSet<CandidateView> entries = new ConcurrentSkipListSet<>(Candidates.LEASE_ORDER);
+        private final AtomicLong count = new AtomicLong();
+        private final AtomicLong bytes = new AtomicLong();
+
+        Group(GroupKey key) {
+            this.key = key;
+        }
+
+        @Override
+        public String tenant() {
+            return key.tenant;
+        }
+
+        @Override
+        public ObjectDataType dataType() {
+            return key.type;
+        }
+
+        @Override
+        public long objectCount() {
+            return count.get();
+        }
+
+        @Override
+        public long bytes() {
+            return bytes.get();
+        }
+
+        @Override
+        public Iterator<CandidateView> inLeaseOrder() {
+            return entries.iterator();
+        }
+    }
+
+    private final ConcurrentMap<GroupKey, Group> groups = new ConcurrentHashMap<>();
+
+    /** Puts {@code meta} into the index with its current lease, replacing its old entry. Caller holds the shard lock. */
+    void update(ObjectMeta meta) {
+        remove(meta);
+        if (meta.readable() && !meta.hardPinned) {
+            IndexEntry e = new IndexEntry(meta);
+            Group g = groups.computeIfAbsent(new GroupKey(meta.key.tenant(), e.dataType()), Group::new);
+            g.entries.add(e);
+            g.count.incrementAndGet();
+            g.bytes.addAndGet(e.sizeBytes());
+            meta.indexEntry = e;
+        }
+    }
+
+    /** Takes {@code meta} out of the index. Caller holds the shard lock. */
+    void remove(ObjectMeta meta) {
+        IndexEntry old = meta.indexEntry;
+        if (old != null) {
+            Group g = groups.get(new GroupKey(meta.key.tenant(), old.dataType()));
+            if (g.entries.remove(old)) {
+                g.count.decrementAndGet();
+                g.bytes.addAndGet(-old.sizeBytes());
+            }
+            meta.indexEntry = null;
+        }
+    }
+
+    List<CandidateGroup> groups() {
+        return new ArrayList<>(groups.values());
+    }
+}

@@ -1,0 +1,99 @@
+package org.mooncake.osgi.store.master.impl;
+
+import java.lang.System.Logger.Level;
+import java.util.Iterator;
+
+import org.mooncake.osgi.store.spi.eviction.CandidateView;
+import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
+import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
+
+/**
+ * Watermark eviction, upstream's two passes with byte targets: when use passes the high
+ * watermark (or a put failed for space) it frees {@code max(ratio, used - hwm + ratio)} of
+ * capacity; if pass 1 (no soft-pinned objects) frees less than the lower bound
+ * {@code max(target / 2, used - hwm)}, pass 2 may take soft-pinned ones too.
+ * Upstream counts objects; bytes are what fill a segment, so we count bytes.
+ *
+ * <p>Owned by one thread at a time (the master's scheduler); counters are read by any thread.
+ */
+final class Evictor {
+    private static final System.Logger LOG = System.getLogger(Evictor.class.getName());
+
+    private final StoreMaster master;
+    private volatile long rounds;
+    private volatile long lastRoundNanos;
+    private volatile long totalRoundNanos;
+
+    Evictor(StoreMaster master) {
+        this.master = master;
+    }
+
+    long rounds() {
+        return rounds;
+    }
+
+    long lastRoundNanos() {
+        return lastRoundNanos;
+    }
+
+    long totalRoundNanos() {
+        return totalRoundNanos;
+    }
+
+    /** Returns the bytes freed; 0 when no round was needed. */
+    long runRound() {
+        Segments segments = master.segmentRegistry();
+        long capacity = segments.capacity();
+        long used = segments.used();
+        if (capacity == 0) {
+            return 0;
+        }
+        MasterSettings cfg = master.settings();
+        double usedRatio = (double) used / capacity;
+        boolean shortage = master.takeSpaceShortage();
+        if (usedRatio <= cfg.highWatermark() && !shortage) {
+            return 0;
+        }
+        PolicySelector.Offer offer = master.policies().current();
+        if (offer == null) {
+            LOG.log(Level.WARNING, "store is {0}% full but no eviction policy is available", (int) (usedRatio * 100));
+            return 0;
+        }
+        long start = System.nanoTime();
+        double over = usedRatio - cfg.highWatermark();
+        double target = Math.max(cfg.evictionRatio(), over + cfg.evictionRatio());
+        double lower = Math.max(target / 2, over);
+        long targetBytes = (long) Math.ceil(target * capacity);
+        long lowerBytes = (long) Math.ceil(lower * capacity);
+        long now = master.now();
+        long freed = pass(offer.policy(), 1, now, capacity, used, targetBytes, target);
+        if (freed < lowerBytes && cfg.allowEvictSoftPinned()) {
+            freed += pass(offer.policy(), 2, now, capacity, used - freed, targetBytes - freed, target);
+        }
+        long took = System.nanoTime() - start;
+        lastRoundNanos = took;
+        totalRoundNanos += took;
+        rounds++;
+        return freed;
+    }
+
+    private long pass(EvictionPolicy policy, int pass, long now, long capacity, long used, long targetBytes,
+            double targetFraction) {
+        EvictionRequest request = new EvictionRequest(now, pass, capacity, used, targetBytes, targetFraction,
+                master.index.groups());
+        long freed = 0;
+        try {
+            Iterator<CandidateView> plan = policy.plan(request);
+            while (freed < targetBytes && plan.hasNext()) {
+                CandidateView v = plan.next();
+                if (v instanceof IndexEntry e && request.eligible(v)) {
+                    freed += master.evictIfStillEligible(e, now, request.softPinnedAllowed());
+                }
+            }
+        } catch (RuntimeException e) {
+            // A failing policy costs this round, never the store.
+            LOG.log(Level.ERROR, "eviction policy " + policy.name() + " failed in pass " + pass, e);
+        }
+        return freed;
+    }
+}

@@ -1,0 +1,55 @@
+package org.mooncake.osgi.store.master.impl;
+
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.StoreException;
+
+/**
+ * The master's tunables, validated once. Defaults are upstream Mooncake's.
+ */
+public record MasterSettings(long defaultLeaseTtlMs, long defaultSoftPinTtlMs, long maxSoftPinTtlMs,
+        boolean allowEvictSoftPinned, double evictionRatio, double highWatermark, long clientTtlMs,
+        long putStartDiscardTimeoutMs, long putStartReleaseTimeoutMs, AllocationStrategy allocationStrategy,
+        int shards, String preferredPolicy) {
+
+    public static final MasterSettings DEFAULTS = new MasterSettings(10_000, 1_800_000, 86_400_000, true, 0.05, 0.90,
+            10_000, 30_000, 600_000, AllocationStrategy.RANDOM, 1024, "");
+
+    public MasterSettings {
+        check(defaultLeaseTtlMs > 0 && defaultLeaseTtlMs <= 3_600_000, "default_kv_lease_ttl must be 1 ms to 1 h");
+        check(maxSoftPinTtlMs > 0, "max_kv_soft_pin_ttl must be > 0");
+        check(defaultSoftPinTtlMs > 0 && defaultSoftPinTtlMs <= maxSoftPinTtlMs,
+                "default_kv_soft_pin_ttl must be > 0 and <= max_kv_soft_pin_ttl");
+        check(evictionRatio > 0 && evictionRatio <= 1, "eviction_ratio must be in (0, 1]");
+        check(highWatermark > 0 && highWatermark <= 1, "eviction_high_watermark_ratio must be in (0, 1]");
+        check(clientTtlMs > 0, "client_ttl must be > 0");
+        check(putStartDiscardTimeoutMs > 0 && putStartReleaseTimeoutMs >= putStartDiscardTimeoutMs,
+                "put_start_release_timeout must be >= put_start_discard_timeout > 0");
+        check(allocationStrategy != null, "allocation strategy is required");
+        check(shards > 0 && Integer.bitCount(shards) == 1, "shards must be a power of two");
+        preferredPolicy = preferredPolicy == null ? "" : preferredPolicy.trim();
+    }
+
+    private static void check(boolean ok, String message) {
+        if (!ok) {
+            throw new StoreException(ErrorCode.INVALID_PARAMS, message);
+        }
+    }
+
+    public MasterSettings withEviction(double ratio, double watermark) {
+        return new MasterSettings(defaultLeaseTtlMs, defaultSoftPinTtlMs, maxSoftPinTtlMs, allowEvictSoftPinned, ratio,
+                watermark, clientTtlMs, putStartDiscardTimeoutMs, putStartReleaseTimeoutMs, allocationStrategy, shards,
+                preferredPolicy);
+    }
+
+    public MasterSettings withAllocation(AllocationStrategy strategy) {
+        return new MasterSettings(defaultLeaseTtlMs, defaultSoftPinTtlMs, maxSoftPinTtlMs, allowEvictSoftPinned,
+                evictionRatio, highWatermark, clientTtlMs, putStartDiscardTimeoutMs, putStartReleaseTimeoutMs, strategy,
+                shards, preferredPolicy);
+    }
+
+    public MasterSettings withSoftPinnedEvictable(boolean allow) {
+        return new MasterSettings(defaultLeaseTtlMs, defaultSoftPinTtlMs, maxSoftPinTtlMs, allow, evictionRatio,
+                highWatermark, clientTtlMs, putStartDiscardTimeoutMs, putStartReleaseTimeoutMs, allocationStrategy,
+                shards, preferredPolicy);
+    }
+}

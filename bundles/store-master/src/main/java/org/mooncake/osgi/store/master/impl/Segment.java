@@ -1,0 +1,55 @@
+package org.mooncake.osgi.store.master.impl;
+
+import org.mooncake.osgi.store.master.SegmentDescriptor;
+import org.mooncake.osgi.store.master.SegmentStats;
+
+/** A mounted segment and its allocator. Once {@link #retire() retired} it takes no new blocks. */
+final class Segment {
+    final SegmentDescriptor descriptor;
+    private final OffsetAllocator allocator;
+    private volatile boolean retired;
+
+    Segment(SegmentDescriptor descriptor) {
+        this.descriptor = descriptor;
+        this.allocator = new OffsetAllocator(descriptor.sizeBytes());
+    }
+
+    String name() {
+        return descriptor.name();
+    }
+
+    long capacity() {
+        return allocator.capacity();
+    }
+
+    long used() {
+        return allocator.usedBytes();
+    }
+
+    double freeRatio() {
+        long cap = capacity();
+        return cap == 0 ? 0 : 1.0 - (double) used() / cap;
+    }
+
+    /** Offset of a new block, or -1 when full or retired. */
+    long allocate(long size) {
+        return retired ? -1 : allocator.allocate(size);
+    }
+
+    /** Frees a block and returns its rounded size; 0 if the segment is gone already. */
+    long free(long offset) {
+        return retired ? 0 : allocator.free(offset);
+    }
+
+    void retire() {
+        retired = true;
+    }
+
+    boolean retired() {
+        return retired;
+    }
+
+    SegmentStats stats() {
+        return new SegmentStats(name(), descriptor.clientId(), descriptor.endpoint().protocol(), capacity(), used());
+    }
+}

@@ -1,0 +1,578 @@
+package org.mooncake.osgi.store.master.impl;
+
+import java.lang.System.Logger.Level;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.master.MasterStats;
+import org.mooncake.osgi.store.master.ObjectInfo;
+import org.mooncake.osgi.store.master.ReadLease;
+import org.mooncake.osgi.store.master.ReplicaLocation;
+import org.mooncake.osgi.store.master.SegmentDescriptor;
+import org.mooncake.osgi.store.master.SegmentStats;
+
+/**
+ * The master's state and every operation on it, free of OSGi so tests drive it directly with
+ * an injected clock.
+ *
+ * <p>Threading: each object is guarded by its shard's lock; a shard lock may be followed by a
+ * segment allocator's monitor, never the reverse. The candidate index is changed only under
+ * the changed object's shard lock and read lock-free by the eviction thread. Housekeeping and
+ * eviction run on the caller's thread (the component's single scheduler thread).
+ */
+public final class StoreMaster implements MasterService {
+    private static final System.Logger LOG = System.getLogger(StoreMaster.class.getName());
+
+    private volatile MasterSettings settings;
+    private final InstantSource clock;
+    private final Shard[] shards;
+    private final Segments segments = new Segments();
+    final CandidateIndex index = new CandidateIndex();
+    final TypeCounters counters = new TypeCounters();
+    private final ConcurrentMap<String, Long> clients = new ConcurrentHashMap<>();
+    private final ConcurrentMap<ObjectKey, Long> pendingPuts = new ConcurrentHashMap<>();
+    private final DeferredFrees deferred = new DeferredFrees();
+    private final AtomicBoolean spaceShortage = new AtomicBoolean();
+    private final LongAdder failedPutsNoSpace = new LongAdder();
+    private final PolicySelector policies;
+    private final Evictor evictor;
+
+    public StoreMaster(MasterSettings settings, InstantSource clock, PolicySelector policies) {
+        this.settings = settings;
+        this.clock = clock;
+        this.policies = policies;
+        this.shards = new Shard[settings.shards()];
+        for (int i = 0; i < shards.length; i++) {
+            shards[i] = new Shard();
+        }
+        this.evictor = new Evictor(this);
+        policies.prefer(settings.preferredPolicy());
+    }
+
+    public MasterSettings settings() {
+        return settings;
+    }
+
+    /** Applies new tunables; the shard count stays what it was at start. */
+    public void update(MasterSettings next) {
+        if (next.shards() != shards.length) {
+            LOG.log(Level.WARNING, "shard count change to {0} takes effect only after a restart", next.shards());
+        }
+        settings = next;
+        policies.prefer(next.preferredPolicy());
+    }
+
+    long now() {
+        return clock.millis();
+    }
+
+    PolicySelector policies() {
+        return policies;
+    }
+
+    Segments segmentRegistry() {
+        return segments;
+    }
+
+    Evictor evictor() {
+        return evictor;
+    }
+
+    boolean takeSpaceShortage() {
+        return spaceShortage.getAndSet(false);
+    }
+
+    private Shard shardOf(ObjectKey key) {
+        int h = key.hashCode();
+        h ^= h >>> 16;
+        return shards[h & (shards.length - 1)];
+    }
+
+    private static void requireClient(String clientId) {
+        StoreException.require(clientId != null && !clientId.isEmpty(), "client id is required");
+    }
+
+    // ---- liveness and segments ----
+
+    @Override
+    public void heartbeat(String clientId) {
+        requireClient(clientId);
+        clients.put(clientId, now());
+    }
+
+    @Override
+    public void mountSegment(SegmentDescriptor segment) {
+        StoreException.require(segment != null, "segment is required");
+        requireClient(segment.clientId());
+        segments.mount(segment);
+        heartbeat(segment.clientId());
+        LOG.log(Level.INFO, "mounted segment {0} ({1} bytes) of client {2} via {3}", segment.name(),
+                segment.sizeBytes(), segment.clientId(), segment.endpoint().protocol());
+    }
+
+    @Override
+    public void unmountSegment(String clientId, String segmentName) {
+        requireClient(clientId);
+        Segment s = segments.get(segmentName);
+        if (s == null) {
+            throw new StoreException(ErrorCode.SEGMENT_NOT_FOUND, "no segment " + segmentName);
+        }
+        StoreException.require(s.descriptor.clientId().equals(clientId),
+                "segment " + segmentName + " belongs to client " + s.descriptor.clientId());
+        drop(s);
+    }
+
+    /** Retires a segment and drops every replica on it; objects left with none disappear whole. */
+    private void drop(Segment s) {
+        s.retire();
+        int lost = 0;
+        for (Shard shard : shards) {
+            shard.lock.lock();
+            try {
+                var it = shard.objects.values().iterator();
+                while (it.hasNext()) {
+                    ObjectMeta m = it.next();
+                    if (m.pending != null && m.pending.uses(s)) {
+                        m.pending.freeAll();
+                        m.pending = null;
+                        pendingPuts.remove(m.key);
+                    }
+                    if (m.current != null && m.current.uses(s)) {
+                        Version left = m.current.without(s);
+                        if (left.replicas().isEmpty()) {
+                            discardCurrent(m);
+                            lost++;
+                        } else {
+                            m.current = left;
+                        }
+                    }
+                    if (m.current == null && m.pending == null) {
+                        it.remove();
+                    }
+                }
+            } finally {
+                shard.lock.unlock();
+            }
+        }
+        segments.drop(s);
+        LOG.log(Level.INFO, "unmounted segment {0}; {1} objects lost their last replica", s.name(), lost);
+    }
+
+    /** Forgets the readable version without freeing its blocks. Caller holds the shard lock. */
+    private void discardCurrent(ObjectMeta m) {
+        counters.stored(m.dataType(), m.sizeBytes(), -1);
+        index.remove(m);
+        m.current = null;
+    }
+
+    // ---- two-phase put ----
+
+    @Override
+    public List<ReplicaLocation> putStart(String clientId, ObjectKey key, long sizeBytes, ReplicateConfig config,
+            boolean upsert) {
+        requireClient(clientId);
+        StoreException.require(key != null, "key is required");
+        StoreException.require(config != null, "replicate config is required");
+        StoreException.require(sizeBytes > 0, "object size must be > 0, was " + sizeBytes);
+        MasterSettings cfg = settings;
+        if (config.softPinTtlMs() > cfg.maxSoftPinTtlMs()) {
+            throw new StoreException(ErrorCode.INVALID_TTL,
+                    "soft pin TTL " + config.softPinTtlMs() + " ms exceeds the maximum " + cfg.maxSoftPinTtlMs() + " ms");
+        }
+        long largest = segments.largestCapacity();
+        if (largest == 0) {
+            failedPutsNoSpace.increment();
+            throw new StoreException(ErrorCode.NO_AVAILABLE_HANDLE, "no segment is mounted");
+        }
+        if (OffsetAllocator.blockSize(sizeBytes) > largest) {
+            throw new StoreException(ErrorCode.INVALID_PARAMS,
+                    "object of " + sizeBytes + " bytes is larger than the largest segment (" + largest + " bytes)");
+        }
+        long now = now();
+        Shard shard = shardOf(key);
+        shard.lock.lock();
+        try {
+            ObjectMeta m = shard.objects.get(key);
+            if (m != null && m.pending != null) {
+                if (now - m.pending.startMs() < cfg.putStartDiscardTimeoutMs()) {
+                    throw new StoreException(ErrorCode.OBJECT_ALREADY_EXISTS, "a put of " + key + " is in progress");
+                }
+                // Zombie: the writer may still be copying, so its blocks wait for the release timeout.
+                deferred.add(m.pending, m.pending.startMs() + cfg.putStartReleaseTimeoutMs());
+                LOG.log(Level.INFO, "put of {0} by {1} discarded after {2} ms", key, m.pending.writerId(),
+                        now - m.pending.startMs());
+                m.pending = null;
+                pendingPuts.remove(key);
+            }
+            if (m != null && m.current != null && !upsert) {
+                throw new StoreException(ErrorCode.OBJECT_ALREADY_EXISTS, "object " + key + " exists");
+            }
+            List<Replica> replicas = segments.place(sizeBytes, config.replicaCount(), config.preferredSegments(),
+                    cfg.allocationStrategy());
+            if (replicas.isEmpty()) {
+                if (m != null && m.current == null) {
+                    shard.objects.remove(key);
+                }
+                failedPutsNoSpace.increment();
+                spaceShortage.set(true);
+                throw new StoreException(ErrorCode.NO_AVAILABLE_HANDLE,
+                        "no segment has " + sizeBytes + " contiguous free bytes");
+            }
+            if (m == null) {
+                m = new ObjectMeta(key);
+                shard.objects.put(key, m);
+            }
+            m.pending = new Version(clientId, sizeBytes, config, replicas, now, 0);
+            pendingPuts.put(key, now);
+            return replicas.stream().map(Replica::location).toList();
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    private ObjectMeta pendingOf(Shard shard, String clientId, ObjectKey key) {
+        ObjectMeta m = shard.objects.get(key);
+        if (m == null || m.pending == null) {
+            throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no put of " + key + " is in progress");
+        }
+        if (!m.pending.writerId().equals(clientId)) {
+            throw new StoreException(ErrorCode.INVALID_WRITE,
+                    "the put of " + key + " belongs to client " + m.pending.writerId());
+        }
+        return m;
+    }
+
+    @Override
+    public void putEnd(String clientId, ObjectKey key, int crc32c) {
+        requireClient(clientId);
+        StoreException.require(key != null, "key is required");
+        long now = now();
+        MasterSettings cfg = settings;
+        Shard shard = shardOf(key);
+        shard.lock.lock();
+        try {
+            ObjectMeta m = pendingOf(shard, clientId, key);
+            Version next = m.pending.withCrc(crc32c);
+            if (m.current != null) {
+                Version old = m.current;
+                discardCurrent(m);
+                // Readers may hold a lease on the old bytes; free them when it ends.
+                deferred.add(old, Math.max(now, m.leaseExpiresAtMs));
+            }
+            ReplicateConfig c = next.config();
+            m.current = next;
+            m.pending = null;
+            pendingPuts.remove(key);
+            m.putTimeMs = now;
+            m.lastAccessMs = now;
+            m.hits = 0;
+            m.leaseExpiresAtMs = now;
+            m.hardPinned = c.hardPin();
+            switch (c.softPin()) {
+                case ENABLE -> m.softPinDeadlineMs = now + (c.softPinTtlMs() == 0 ? cfg.defaultSoftPinTtlMs() : c.softPinTtlMs());
+                case DISABLE -> m.softPinDeadlineMs = 0;
+                case PRESERVE -> { }
+            }
+            counters.stored(c.dataType(), next.sizeBytes(), +1);
+            index.update(m);
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    @Override
+    public void putRevoke(String clientId, ObjectKey key) {
+        requireClient(clientId);
+        StoreException.require(key != null, "key is required");
+        Shard shard = shardOf(key);
+        shard.lock.lock();
+        try {
+            ObjectMeta m = pendingOf(shard, clientId, key);
+            m.pending.freeAll();
+            m.pending = null;
+            pendingPuts.remove(key);
+            if (m.current == null) {
+                shard.objects.remove(key);
+            }
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    // ---- reads ----
+
+    @Override
+    public ReadLease getReplicaList(ObjectKey key) {
+        StoreException.require(key != null, "key is required");
+        Shard shard = shardOf(key);
+        shard.lock.lock();
+        try {
+            ObjectMeta m = readable(shard, key);
+            grantLease(m);
+            m.hits++;
+            counters.hit(m.dataType());
+            Version v = m.current;
+            return new ReadLease(v.sizeBytes(), v.crc32c(), v.config().dataType(),
+                    v.replicas().stream().map(Replica::location).toList(), m.leaseExpiresAtMs);
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    private ObjectMeta readable(Shard shard, ObjectKey key) {
+        ObjectMeta m = shard.objects.get(key);
+        if (m == null) {
+            counters.miss(org.mooncake.osgi.store.api.ObjectDataType.UNKNOWN);
+            throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + key);
+        }
+        if (!m.readable()) {
+            counters.miss(m.pending.config().dataType());
+            throw new StoreException(ErrorCode.REPLICA_IS_NOT_READY, "object " + key + " is still being written");
+        }
+        return m;
+    }
+
+    /** A lease only ever extends. Caller holds the shard lock. */
+    private void grantLease(ObjectMeta m) {
+        long now = now();
+        long until = now + settings.defaultLeaseTtlMs();
+        m.lastAccessMs = now;
+        if (until > m.leaseExpiresAtMs) {
+            m.leaseExpiresAtMs = until;
+            index.update(m);
+        }
+    }
+
+    @Override
+    public boolean exists(ObjectKey key) {
+        StoreException.require(key != null, "key is required");
+        Shard shard = shardOf(key);
+        shard.lock.lock();
+        try {
+            ObjectMeta m = shard.objects.get(key);
+            if (m == null || !m.readable()) {
+                return false;
+            }
+            grantLease(m);
+            return true;
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<ObjectInfo> queryKey(ObjectKey key) {
+        StoreException.require(key != null, "key is required");
+        Shard shard = shardOf(key);
+        shard.lock.lock();
+        try {
+            ObjectMeta m = shard.objects.get(key);
+            if (m == null) {
+                return Optional.empty();
+            }
+            Version v = m.current != null ? m.current : m.pending;
+            return Optional.of(new ObjectInfo(key, m.current != null ? "COMPLETE" : "PROCESSING", v.sizeBytes(),
+                    v.config().dataType(), v.crc32c(), m.putTimeMs, m.leaseExpiresAtMs, m.softPinDeadlineMs,
+                    m.hardPinned, m.hits, v.config().recomputeCostMs(), v.config().groupId(),
+                    v.replicas().stream().map(Replica::location).toList()));
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    // ---- removal ----
+
+    @Override
+    public void remove(ObjectKey key, boolean force) {
+        StoreException.require(key != null, "key is required");
+        Shard shard = shardOf(key);
+        shard.lock.lock();
+        try {
+            ObjectMeta m = shard.objects.get(key);
+            if (m == null) {
+                throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + key);
+            }
+            removeLocked(shard, m, force);
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    private void removeLocked(Shard shard, ObjectMeta m, boolean force) {
+        long now = now();
+        if (!m.readable()) {
+            if (!force) {
+                throw new StoreException(ErrorCode.REPLICA_IS_NOT_READY,
+                        "object " + m.key + " is still being written; remove with force to revoke the put");
+            }
+        } else if (m.leaseExpiresAtMs > now && !force) {
+            throw new StoreException(ErrorCode.OBJECT_HAS_LEASE,
+                    "object " + m.key + " is leased for " + (m.leaseExpiresAtMs - now) + " ms more");
+        }
+        if (m.current != null) {
+            Version v = m.current;
+            discardCurrent(m);
+            deferred.add(v, Math.max(now, m.leaseExpiresAtMs));
+        }
+        if (m.pending != null && force) {
+            m.pending.freeAll();
+            m.pending = null;
+            pendingPuts.remove(m.key);
+        }
+        if (m.pending == null) {
+            shard.objects.remove(m.key);
+        }
+        deferred.releaseDue(now);
+    }
+
+    @Override
+    public int removeByRegex(String tenant, Pattern keyPattern, boolean force) {
+        ObjectKey.validateTenant(tenant);
+        StoreException.require(keyPattern != null, "pattern is required");
+        return removeMatching(tenant, k -> keyPattern.matcher(k).matches(), force);
+    }
+
+    @Override
+    public int removeAll(String tenant, boolean force) {
+        ObjectKey.validateTenant(tenant);
+        return removeMatching(tenant, k -> true, force);
+    }
+
+    /** Removes what it may; leased objects stay unless forced. */
+    private int removeMatching(String tenant, Predicate<String> keyMatches, boolean force) {
+        int removed = 0;
+        for (Shard shard : shards) {
+            shard.lock.lock();
+            try {
+                for (ObjectMeta m : new ArrayList<>(shard.objects.values())) {
+                    if (m.key.tenant().equals(tenant) && m.readable() && keyMatches.test(m.key.key())) {
+                        try {
+                            removeLocked(shard, m, force);
+                            removed++;
+                        } catch (StoreException e) {
+                            // leased: left in place, as a single remove would
+                        }
+                    }
+                }
+            } finally {
+                shard.lock.unlock();
+            }
+        }
+        return removed;
+    }
+
+    // ---- eviction support ----
+
+    /**
+     * Removes a planned victim if it is still what the planner saw and still evictable; returns
+     * the bytes freed (0 when it was skipped).
+     */
+    long evictIfStillEligible(IndexEntry planned, long now, boolean softPinnedAllowed) {
+        ObjectMeta m = planned.meta;
+        Shard shard = shardOf(m.key);
+        shard.lock.lock();
+        try {
+            if (shard.objects.get(m.key) != m || m.indexEntry != planned || m.hardPinned
+                    || m.leaseExpiresAtMs > now) {
+                return 0;
+            }
+            if (m.softPinDeadlineMs > now && (!softPinnedAllowed || !settings.allowEvictSoftPinned())) {
+                return 0;
+            }
+            Version v = m.current;
+            counters.evicted(v.config().dataType(), v.sizeBytes());
+            discardCurrent(m);
+            long freed = 0;
+            for (Replica r : v.replicas()) {
+                freed += r.segment().free(r.offset());
+            }
+            if (m.pending == null) {
+                shard.objects.remove(m.key);
+            }
+            return freed;
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    // ---- housekeeping ----
+
+    /** Drops dead clients, reclaims abandoned puts and frees deferred blocks that are due. */
+    public void runHousekeeping() {
+        long now = now();
+        MasterSettings cfg = settings;
+        for (Map.Entry<String, Long> c : clients.entrySet()) {
+            if (now - c.getValue() > cfg.clientTtlMs() && clients.remove(c.getKey(), c.getValue())) {
+                LOG.log(Level.WARNING, "client {0} silent for {1} ms: dropping its segments", c.getKey(),
+                        now - c.getValue());
+                segments.ownedBy(c.getKey()).forEach(this::drop);
+            }
+        }
+        for (Map.Entry<ObjectKey, Long> p : pendingPuts.entrySet()) {
+            if (now - p.getValue() >= cfg.putStartReleaseTimeoutMs()) {
+                reclaimAbandonedPut(p.getKey(), p.getValue());
+            }
+        }
+        deferred.releaseDue(now);
+    }
+
+    private void reclaimAbandonedPut(ObjectKey key, long startMs) {
+        Shard shard = shardOf(key);
+        shard.lock.lock();
+        try {
+            ObjectMeta m = shard.objects.get(key);
+            if (m != null && m.pending != null && m.pending.startMs() == startMs) {
+                LOG.log(Level.INFO, "reclaiming put of {0} abandoned by {1}", key, m.pending.writerId());
+                m.pending.freeAll();
+                m.pending = null;
+                pendingPuts.remove(key, startMs);
+                if (m.current == null) {
+                    shard.objects.remove(key);
+                }
+            }
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    /** One eviction round if the watermark or a failed put asks for it. */
+    public void runEvictionRound() {
+        evictor.runRound();
+    }
+
+    // ---- views ----
+
+    @Override
+    public MasterStats stats() {
+        var types = counters.snapshot();
+        long objects = types.stream().mapToLong(t -> t.objects()).sum();
+        PolicySelector.Offer active = policies.current();
+        return new MasterStats(segments.capacity(), segments.used(), objects, pendingPuts.size(),
+                segments.all().size(), clients.size(), types, evictor.rounds(), evictor.lastRoundNanos(),
+                evictor.totalRoundNanos(), failedPutsNoSpace.sum(), active == null ? "none" : active.name(),
+                policies.names());
+    }
+
+    @Override
+    public List<SegmentStats> segments() {
+        return segments.all().stream().map(Segment::stats).toList();
+    }
+
+    int deferredFrees() {
+        return deferred.size();
+    }
+}

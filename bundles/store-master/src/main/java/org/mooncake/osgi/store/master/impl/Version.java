@@ -1,0 +1,35 @@
+package org.mooncake.osgi.store.master.impl;
+
+import java.util.List;
+
+import org.mooncake.osgi.store.api.ReplicateConfig;
+
+/**
+ * One written (or being written) version of an object: its replicas and the put that made it.
+ * Immutable except that a dead segment's replica may be dropped, which yields a new version.
+ */
+record Version(String writerId, long sizeBytes, ReplicateConfig config, List<Replica> replicas, long startMs,
+        int crc32c) {
+
+    Version withCrc(int crc) {
+        return new Version(writerId, sizeBytes, config, replicas, startMs, crc);
+    }
+
+    Version without(Segment dead) {
+        return new Version(writerId, sizeBytes, config,
+                replicas.stream().filter(r -> r.segment() != dead).toList(), startMs, crc32c);
+    }
+
+    boolean uses(Segment s) {
+        for (Replica r : replicas) {
+            if (r.segment() == s) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void freeAll() {
+        replicas.forEach(Replica::free);
+    }
+}

@@ -1,0 +1,69 @@
+package org.mooncake.osgi.store.master.impl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.RepetitionInfo;
+import org.junit.jupiter.api.Test;
+
+class OffsetAllocatorTest {
+
+    @Test
+    void blocksAreAlignedAndFreeNeighboursCoalesce() {
+        OffsetAllocator a = new OffsetAllocator(1024);
+        long x = a.allocate(1);
+        long y = a.allocate(100);
+        long z = a.allocate(64);
+        assertEquals(0, x);
+        assertEquals(64, y);
+        assertEquals(192, z);
+        assertEquals(256, a.usedBytes());
+        a.free(y);
+        a.free(x);
+        a.free(z);
+        assertEquals(0, a.usedBytes());
+        assertEquals(1024, a.largestFreeExtent(), "all extents merged back into one");
+        assertEquals(0, a.allocate(1024));
+        assertEquals(-1, a.allocate(1));
+    }
+
+    @Test
+    void freeingAnUnknownOffsetIsAnError() {
+        OffsetAllocator a = new OffsetAllocator(1024);
+        assertThrows(IllegalStateException.class, () -> a.free(64));
+    }
+
+    @RepeatedTest(20)
+    void randomAllocationsNeverOverlapAndAllSpaceComesBack(RepetitionInfo rep) {
+        Random rnd = new Random(rep.getCurrentRepetition());
+        OffsetAllocator a = new OffsetAllocator(1 << 20);
+        TreeMap<Long, Long> live = new TreeMap<>();
+        for (int i = 0; i < 5000; i++) {
+            if (live.isEmpty() || rnd.nextInt(3) > 0) {
+                long size = 1 + rnd.nextInt(20_000);
+                long off = a.allocate(size);
+                if (off >= 0) {
+                    var before = live.floorEntry(off);
+                    var after = live.ceilingEntry(off);
+                    assertTrue(before == null || before.getKey() + before.getValue() <= off, "overlaps predecessor");
+                    assertTrue(after == null || off + OffsetAllocator.blockSize(size) <= after.getKey(), "overlaps successor");
+                    live.put(off, OffsetAllocator.blockSize(size));
+                }
+            } else {
+                List<Long> keys = new ArrayList<>(live.keySet());
+                long off = keys.get(rnd.nextInt(keys.size()));
+                assertEquals(live.remove(off), a.free(off));
+            }
+            assertEquals(live.values().stream().mapToLong(Long::longValue).sum(), a.usedBytes());
+        }
+        live.keySet().forEach(a::free);
+        assertEquals(1 << 20, a.largestFreeExtent());
+    }
+}

@@ -1,0 +1,235 @@
+package org.mooncake.osgi.store.master.impl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mooncake.osgi.store.master.impl.MasterFixture.k;
+
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.SoftPinAction;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.ReadLease;
+import org.mooncake.osgi.store.master.ReplicaLocation;
+import org.junit.jupiter.api.function.Executable;
+
+class StoreMasterTest {
+    private final MasterFixture f = new MasterFixture();
+    private final StoreMaster m = f.master;
+
+    private static void assertError(ErrorCode expected, Executable call) {
+        StoreException e = assertThrows(StoreException.class, call);
+        assertEquals(expected, e.errorCode(), e.getMessage());
+    }
+
+    @Test
+    void nothingIsReadableBeforePutEnd() {
+        f.mount("c1", "s1", 1 << 20);
+        m.putStart("c1", k("a"), 1000, ReplicateConfig.DEFAULT, false);
+        assertError(ErrorCode.REPLICA_IS_NOT_READY, () -> m.getReplicaList(k("a")));
+        assertFalse(m.exists(k("a")));
+        m.putEnd("c1", k("a"), 7);
+        ReadLease lease = m.getReplicaList(k("a"));
+        assertEquals(1000, lease.sizeBytes());
+        assertEquals(7, lease.crc32c());
+        assertTrue(m.exists(k("a")));
+    }
+
+    @Test
+    void revokeFreesTheSpaceAndForgetsTheKey() {
+        f.mount("c1", "s1", 1 << 20);
+        m.putStart("c1", k("a"), 1000, ReplicateConfig.DEFAULT, false);
+        assertEquals(1024, m.stats().usedBytes());
+        m.putRevoke("c1", k("a"));
+        assertEquals(0, m.stats().usedBytes());
+        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.getReplicaList(k("a")));
+        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.putEnd("c1", k("a"), 0));
+    }
+
+    @Test
+    void aSecondPutOfAKeyIsRefusedButUpsertReplacesAtPutEnd() {
+        f.mount("c1", "s1", 1 << 20);
+        f.put("a", 100);
+        assertError(ErrorCode.OBJECT_ALREADY_EXISTS, () -> m.putStart("c1", k("a"), 100, ReplicateConfig.DEFAULT, false));
+        m.putStart("c1", k("a"), 200, ReplicateConfig.DEFAULT, true);
+        assertEquals(100, m.getReplicaList(k("a")).sizeBytes(), "old version readable during the upsert");
+        m.putEnd("c1", k("a"), 9);
+        assertEquals(200, m.getReplicaList(k("a")).sizeBytes());
+        assertEquals(1, m.stats().objects());
+    }
+
+    @Test
+    void aLeaseBlocksRemovalUntilItEndsUnlessForced() {
+        f.mount("c1", "s1", 1 << 20);
+        f.put("a", 100);
+        f.put("b", 100);
+        m.getReplicaList(k("a"));
+        m.getReplicaList(k("b"));
+        assertError(ErrorCode.OBJECT_HAS_LEASE, () -> m.remove(k("a"), false));
+        f.clock.advance(10_000);
+        m.remove(k("a"), false);
+        assertFalse(m.exists(k("a")));
+        m.getReplicaList(k("b"));
+        m.remove(k("b"), true);
+        assertFalse(m.exists(k("b")));
+        assertEquals(128, m.stats().usedBytes(), "a forced remove keeps the blocks until the lease ends");
+        f.clock.advance(10_000);
+        m.runHousekeeping();
+        assertEquals(0, m.stats().usedBytes());
+    }
+
+    @Test
+    void leasesOnlyExtend() {
+        f.mount("c1", "s1", 1 << 20);
+        f.put("a", 100);
+        long first = m.getReplicaList(k("a")).leaseExpiresAtMs();
+        m.update(new MasterSettings(1000, 1_800_000, 86_400_000, true, 0.05, 0.9, 10_000, 30_000, 600_000,
+                AllocationStrategy.RANDOM, 1024, ""));
+        assertEquals(first, m.getReplicaList(k("a")).leaseExpiresAtMs());
+        f.clock.advance(20_000);
+        assertEquals(f.clock.millis() + 1000, m.getReplicaList(k("a")).leaseExpiresAtMs());
+    }
+
+    @Test
+    void replicasLandOnDistinctSegmentsBestEffort() {
+        f.mount("c1", "s1", 1 << 20);
+        f.mount("c1", "s2", 1 << 20);
+        f.mount("c1", "s3", 1 << 20);
+        List<ReplicaLocation> three = f.put("a", 100, ReplicateConfig.builder().replicaCount(3).build());
+        assertEquals(Set.of("s1", "s2", "s3"), three.stream().map(ReplicaLocation::segmentName).collect(Collectors.toSet()));
+        List<ReplicaLocation> five = f.put("b", 100, ReplicateConfig.builder().replicaCount(5).build());
+        assertEquals(3, five.stream().map(ReplicaLocation::segmentName).distinct().count());
+    }
+
+    @Test
+    void preferredSegmentsComeFirstAndFreeRatioFirstPicksTheEmptiest() {
+        m.update(m.settings().withAllocation(AllocationStrategy.FREE_RATIO_FIRST));
+        f.mount("c1", "s1", 1 << 20);
+        f.mount("c1", "s2", 1 << 20);
+        assertEquals("s2", f.put("a", 100, ReplicateConfig.builder().preferredSegments(List.of("s2")).build())
+                .getFirst().segmentName());
+        assertEquals("s1", f.put("b", 100).getFirst().segmentName(), "s1 is emptier now");
+    }
+
+    @Test
+    void aStalledPutCanBeTakenOverAfterTheDiscardTimeoutAndItsSpaceWaitsForTheReleaseTimeout() {
+        f.mount("c1", "s1", 1 << 20);
+        m.putStart("zombie", k("a"), 1000, ReplicateConfig.DEFAULT, false);
+        f.clock.advance(29_999);
+        assertError(ErrorCode.OBJECT_ALREADY_EXISTS, () -> m.putStart("c2", k("a"), 1000, ReplicateConfig.DEFAULT, false));
+        f.clock.advance(1);
+        m.putStart("c2", k("a"), 1000, ReplicateConfig.DEFAULT, false);
+        assertError(ErrorCode.INVALID_WRITE, () -> m.putEnd("zombie", k("a"), 0));
+        m.putEnd("c2", k("a"), 5);
+        assertEquals(2048, m.stats().usedBytes(), "the zombie's block is still reserved");
+        f.clock.advance(600_000 - 30_000 - 1);
+        m.heartbeat("c1");
+        m.runHousekeeping();
+        assertEquals(2048, m.stats().usedBytes());
+        f.clock.advance(1);
+        m.runHousekeeping();
+        assertEquals(1024, m.stats().usedBytes());
+        assertEquals(5, m.getReplicaList(k("a")).crc32c());
+    }
+
+    @Test
+    void anAbandonedPutIsReclaimedAfterTheReleaseTimeout() {
+        f.mount("c1", "s1", 1 << 20);
+        m.putStart("c1", k("a"), 1000, ReplicateConfig.DEFAULT, false);
+        f.clock.advance(599_999);
+        m.heartbeat("c1");
+        m.runHousekeeping();
+        assertEquals(1, m.stats().processingPuts());
+        f.clock.advance(1);
+        m.runHousekeeping();
+        assertEquals(0, m.stats().processingPuts());
+        assertEquals(0, m.stats().usedBytes());
+    }
+
+    @Test
+    void aDeadClientsSegmentsGoAndObjectsWithoutAReplicaDisappearWhole() {
+        f.mount("dead", "sd", 1 << 20);
+        f.mount("alive", "sa", 1 << 20);
+        f.put("only-dead", 100, ReplicateConfig.builder().preferredSegments(List.of("sd")).build());
+        f.put("both", 100, ReplicateConfig.builder().replicaCount(2).build());
+        m.putStart("c1", k("writing"), 100, ReplicateConfig.builder().preferredSegments(List.of("sd")).build(), false);
+        f.clock.advance(10_001);
+        m.heartbeat("alive");
+        m.runHousekeeping();
+        assertEquals(List.of("sa"), m.segments().stream().map(s -> s.name()).toList());
+        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.getReplicaList(k("only-dead")));
+        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.putEnd("c1", k("writing"), 0));
+        ReadLease both = m.getReplicaList(k("both"));
+        assertEquals(List.of("sa"), both.replicas().stream().map(ReplicaLocation::segmentName).toList());
+        assertEquals(1, m.stats().objects());
+    }
+
+    @Test
+    void aSoftPinLastsFromPutEndAndReadsDoNotExtendIt() {
+        f.mount("c1", "s1", 1 << 20);
+        m.putStart("c1", k("a"), 100, ReplicateConfig.builder().softPin(SoftPinAction.ENABLE).softPinTtlMs(5000).build(), false);
+        f.clock.advance(1000);
+        long end = f.clock.millis();
+        m.putEnd("c1", k("a"), 0);
+        f.clock.advance(1000);
+        m.getReplicaList(k("a"));
+        assertEquals(end + 5000, m.queryKey(k("a")).orElseThrow().softPinDeadlineMs());
+        f.put("default-ttl", 100, ReplicateConfig.builder().softPin(SoftPinAction.ENABLE).build());
+        assertEquals(f.clock.millis() + 1_800_000, m.queryKey(k("default-ttl")).orElseThrow().softPinDeadlineMs());
+    }
+
+    @Test
+    void removeByRegexAndRemoveAllSkipLeasedObjectsUnlessForced() {
+        f.mount("c1", "s1", 1 << 20);
+        for (String key : List.of("kv-1", "kv-2", "hs-1", "hs-2")) {
+            f.put(key, 100);
+        }
+        m.getReplicaList(k("kv-2"));
+        assertEquals(1, m.removeByRegex("default", Pattern.compile("kv-.*"), false));
+        assertEquals(2, m.removeAll("default", false));
+        assertEquals(1, m.removeAll("default", true));
+        assertEquals(0, m.stats().objects());
+    }
+
+    @Test
+    void badInputIsRefusedWithAClearCodeAndChangesNothing() {
+        f.mount("c1", "s1", 1 << 16);
+        assertError(ErrorCode.INVALID_PARAMS, () -> m.putStart("c1", k("a"), 0, ReplicateConfig.DEFAULT, false));
+        assertError(ErrorCode.INVALID_PARAMS, () -> m.putStart("c1", k("a"), -5, ReplicateConfig.DEFAULT, false));
+        assertError(ErrorCode.INVALID_PARAMS, () -> m.putStart("c1", k("a"), (1 << 16) + 1, ReplicateConfig.DEFAULT, false));
+        assertError(ErrorCode.INVALID_TTL, () -> m.putStart("c1", k("a"), 10,
+                ReplicateConfig.builder().softPin(SoftPinAction.ENABLE).softPinTtlMs(86_400_001).build(), false));
+        assertError(ErrorCode.INVALID_PARAMS, () -> m.putStart("", k("a"), 10, ReplicateConfig.DEFAULT, false));
+        assertError(ErrorCode.SEGMENT_ALREADY_EXISTS, () -> f.mount("c1", "s1", 1 << 16));
+        assertError(ErrorCode.SEGMENT_NOT_FOUND, () -> m.unmountSegment("c1", "nope"));
+        assertError(ErrorCode.INVALID_PARAMS, () -> m.unmountSegment("other", "s1"));
+        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.remove(k("missing"), false));
+        assertEquals(0, m.stats().usedBytes());
+        assertEquals(0, m.stats().objects());
+        assertEquals(0, m.stats().processingPuts());
+        assertEquals(1, m.segments().size());
+    }
+
+    @Test
+    void aPutWithNoSpaceFailsAtOnceWithNoAvailableHandle() {
+        assertError(ErrorCode.NO_AVAILABLE_HANDLE, () -> m.putStart("c1", k("a"), 10, ReplicateConfig.DEFAULT, false));
+        f.mount("c1", "s1", 4096);
+        f.put("a", 4096);
+        assertError(ErrorCode.NO_AVAILABLE_HANDLE, () -> m.putStart("c1", k("b"), 10, ReplicateConfig.DEFAULT, false));
+        assertEquals(2, m.stats().failedPutsNoSpace());
+        assertFalse(m.exists(k("b")));
+    }
+
+    @Test
+    void badSettingsAreRefused() {
+        assertThrows(StoreException.class, () -> m.settings().withEviction(0, 0.9));
+        assertThrows(StoreException.class, () -> m.settings().withEviction(0.05, 1.5));
+    }
+}

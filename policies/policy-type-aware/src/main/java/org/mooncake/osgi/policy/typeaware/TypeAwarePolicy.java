@@ -1,0 +1,137 @@
+package org.mooncake.osgi.policy.typeaware;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.mooncake.osgi.store.api.ObjectDataType;
+import org.mooncake.osgi.store.spi.eviction.CandidateGroup;
+import org.mooncake.osgi.store.spi.eviction.CandidateView;
+import org.mooncake.osgi.store.spi.eviction.Candidates;
+import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
+import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+
+/**
+ * The seed's type-aware policy (Mooncake PR series #2743-#2746). Each candidate scores
+ * {@code max(0, now - lease - grace) * w / reuse_scale} (w = soft_pin_weight when soft-pinned);
+ * higher scores go first. A type over its budget first gives up
+ * {@code ceil(evictable(type) * min(target, over_budget))} of its own highest scorers, where
+ * over_budget = (resident - budget) / resident; then one global order fills the target.
+ * In pass 2 soft-pinned candidates follow the others, as in the default order.
+ *
+ * <p>Within a group (one type) the score falls as the lease grows, so each group's lease-ordered
+ * stream is already in score order and a lazy merge suffices: no full sort, no full scan.
+ * Rules bind and unbind from any thread; each plan reads them once.
+ */
+@Component(service = EvictionPolicy.class,
+        property = {EvictionPolicy.NAME_PROPERTY + "=" + TypeAwarePolicy.NAME, "service.ranking:Integer=10"})
+public final class TypeAwarePolicy implements EvictionPolicy {
+    public static final String NAME = "type-aware";
+
+    private final List<TypeRule> boundRules = new CopyOnWriteArrayList<>();
+
+    public TypeAwarePolicy() {
+    }
+
+    /** For tests and embedding: a policy with fixed rules. */
+    public TypeAwarePolicy(List<TypeRule> rules) {
+        boundRules.addAll(rules);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindRule(TypeRuleConfiguration configured) {
+        boundRules.add(configured.rule());
+    }
+
+    void unbindRule(TypeRuleConfiguration configured) {
+        boundRules.remove(configured.rule());
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** The rule per type; the most recently bound wins when two name one type. */
+    Map<ObjectDataType, TypeRule> rules() {
+        Map<ObjectDataType, TypeRule> m = new EnumMap<>(ObjectDataType.class);
+        for (ObjectDataType t : ObjectDataType.values()) {
+            m.put(t, TypeRule.defaults(t));
+        }
+        for (TypeRule r : boundRules) {
+            m.put(r.type(), r);
+        }
+        return m;
+    }
+
+    @Override
+    public Iterator<CandidateView> plan(EvictionRequest request) {
+        Map<ObjectDataType, TypeRule> rules = rules();
+        long now = request.nowMs();
+        Comparator<CandidateView> byScore = Comparator.<CandidateView>comparingDouble(
+                c -> rules.get(c.dataType()).score(now, c.leaseExpiresAtMs(), c.softPinnedAt(now)))
+                .reversed().thenComparing(Candidates.LEASE_ORDER);
+
+        List<Iterator<CandidateView>> plan = new ArrayList<>();
+        for (TypeRule rule : rules.values()) {
+            if (rule.hasBudget()) {
+                plan.add(overBudget(rule, request, byScore));
+            }
+        }
+        List<Iterator<CandidateView>> unpinned = new ArrayList<>();
+        List<Iterator<CandidateView>> pinned = new ArrayList<>();
+        for (CandidateGroup g : request.groups()) {
+            List<Iterator<CandidateView>> parts = Candidates.eligibleByPin(g, request);
+            unpinned.add(parts.get(0));
+            if (parts.size() > 1) {
+                pinned.add(parts.get(1));
+            }
+        }
+        plan.add(Candidates.merge(unpinned, byScore));
+        plan.add(Candidates.merge(pinned, byScore));
+        return Candidates.concat(plan);
+    }
+
+    /** The budget pass of one type: empty unless the type holds more than its share. */
+    private static Iterator<CandidateView> overBudget(TypeRule rule, EvictionRequest request,
+            Comparator<CandidateView> byScore) {
+        List<CandidateGroup> groups = request.groups().stream().filter(g -> g.dataType() == rule.type()).toList();
+        long resident = groups.stream().mapToLong(CandidateGroup::bytes).sum();
+        double budget = rule.budgetRatio() * request.capacityBytes();
+        if (resident <= budget || resident == 0) {
+            return List.<CandidateView>of().iterator();
+        }
+        double overRatio = (resident - budget) / resident;
+        long evictable = groups.stream().mapToLong(g -> g.evictableCount(request.nowMs())).sum();
+        long quota = (long) Math.ceil(evictable * Math.min(request.targetFraction(), overRatio));
+        List<Iterator<CandidateView>> sources = new ArrayList<>();
+        for (CandidateGroup g : groups) {
+            sources.addAll(Candidates.eligibleByPin(g, request));
+        }
+        Iterator<CandidateView> merged = Candidates.merge(sources, byScore);
+        return new Iterator<>() {
+            private long taken;
+
+            @Override
+            public boolean hasNext() {
+                return taken < quota && merged.hasNext();
+            }
+
+            @Override
+            public CandidateView next() {
+                taken++;
+                return merged.next();
+            }
+        };
+    }
+}
