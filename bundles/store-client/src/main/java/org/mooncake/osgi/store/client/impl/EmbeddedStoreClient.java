@@ -1,0 +1,376 @@
+package org.mooncake.osgi.store.client.impl;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.OpResult;
+import org.mooncake.osgi.store.api.RangeCopy;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.StoreClient;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.master.ReadLease;
+import org.mooncake.osgi.store.master.ReplicaLocation;
+import org.mooncake.osgi.store.master.SegmentDescriptor;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.transport.TransferOp;
+import org.mooncake.osgi.store.spi.transport.TransferRequest;
+import org.mooncake.osgi.store.spi.transport.Transport;
+
+/**
+ * The client: asks the master where, moves bytes through a transport, and never lets a torn or
+ * corrupt object through: a put is published only after every replica is written (else it is
+ * revoked), and a get checks the CRC32C recorded at put before it returns a byte.
+ *
+ * <p>Thread-safe; holds no lock while bytes move.
+ */
+public final class EmbeddedStoreClient implements StoreClient {
+    private final MasterService master;
+    private final Transports transports;
+    private final String clientId;
+    private final String tenant;
+    private final String protocol;
+    private final InstantSource clock;
+    private final Set<String> ownSegments = ConcurrentHashMap.newKeySet();
+    private final Set<MemorySegment> registered = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger segmentSeq = new AtomicInteger();
+    private volatile boolean healthy = true;
+
+    EmbeddedStoreClient(MasterService master, Transports transports, String clientId, String tenant, String protocol,
+            InstantSource clock) {
+        ObjectKey.validateTenant(tenant);
+        this.master = master;
+        this.transports = transports;
+        this.clientId = clientId;
+        this.tenant = tenant;
+        this.protocol = protocol;
+        this.clock = clock;
+    }
+
+    /** A client over the given transports (for tests and embedding without OSGi). */
+    public static EmbeddedStoreClient create(MasterService master, List<Transport> transports, String clientId,
+            String tenant, String protocol, InstantSource clock) {
+        Transports t = new Transports();
+        transports.forEach(t::add);
+        return new EmbeddedStoreClient(master, t, clientId, tenant, protocol, clock);
+    }
+
+    String clientId() {
+        return clientId;
+    }
+
+    @Override
+    public String tenant() {
+        return tenant;
+    }
+
+    @Override
+    public boolean isHealthy() {
+        return healthy && !ownSegments.isEmpty();
+    }
+
+    /** Reports liveness to the master; called by the owner's scheduler. */
+    void heartbeat() {
+        try {
+            master.heartbeat(clientId);
+            healthy = true;
+        } catch (RuntimeException e) {
+            healthy = false;
+        }
+    }
+
+    private ObjectKey key(String key) {
+        return new ObjectKey(tenant, key);
+    }
+
+    // ---- put ----
+
+    @Override
+    public void put(String key, byte[] value, ReplicateConfig config) {
+        StoreException.require(value != null, "value is null");
+        write(key, MemorySegment.ofArray(value), config, false);
+    }
+
+    @Override
+    public void upsert(String key, byte[] value, ReplicateConfig config) {
+        StoreException.require(value != null, "value is null");
+        write(key, MemorySegment.ofArray(value), config, true);
+    }
+
+    @Override
+    public void putFrom(String key, MemorySegment source, ReplicateConfig config) {
+        write(key, source, config, false);
+    }
+
+    @Override
+    public void upsertFrom(String key, MemorySegment source, ReplicateConfig config) {
+        write(key, source, config, true);
+    }
+
+    private void write(String key, MemorySegment source, ReplicateConfig config, boolean upsert) {
+        ObjectKey k = key(key);
+        StoreException.require(source != null, "source is null");
+        StoreException.require(config != null, "replicate config is null");
+        int crc = Checksums.crc32c(source);
+        List<ReplicaLocation> replicas = master.putStart(clientId, k, source.byteSize(), config, upsert);
+        try {
+            transports.runAll(replicas.stream()
+                    .map(r -> new TransferRequest(TransferOp.WRITE, source, r.endpoint(), r.offset())).toList());
+            master.putEnd(clientId, k, crc);
+        } catch (RuntimeException e) {
+            try {
+                master.putRevoke(clientId, k);
+            } catch (RuntimeException revokeFailed) {
+                e.addSuppressed(revokeFailed);
+            }
+            throw e;
+        }
+    }
+
+    // ---- get ----
+
+    @Override
+    public byte[] get(String key) {
+        ReadLease lease = master.getReplicaList(key(key));
+        if (lease.sizeBytes() > Integer.MAX_VALUE - 8) {
+            throw new StoreException(ErrorCode.BUFFER_OVERFLOW,
+                    "object of " + lease.sizeBytes() + " bytes does not fit a byte[]; use getInto");
+        }
+        byte[] out = new byte[(int) lease.sizeBytes()];
+        read(key, lease, MemorySegment.ofArray(out));
+        return out;
+    }
+
+    @Override
+    public long getInto(String key, MemorySegment target) {
+        StoreException.require(target != null, "target is null");
+        ReadLease lease = master.getReplicaList(key(key));
+        if (lease.sizeBytes() > target.byteSize()) {
+            throw new StoreException(ErrorCode.BUFFER_TOO_SMALL,
+                    "object of " + lease.sizeBytes() + " bytes does not fit " + target.byteSize() + " bytes");
+        }
+        read(key, lease, target.asSlice(0, lease.sizeBytes()));
+        return lease.sizeBytes();
+    }
+
+    /** Tries replicas, own segments first, until one arrives intact within the lease. */
+    private void read(String key, ReadLease lease, MemorySegment target) {
+        List<ReplicaLocation> order = new ArrayList<>(lease.replicas());
+        order.sort(Comparator.comparing(r -> ownSegments.contains(r.segmentName()) ? 0 : 1));
+        StoreException last = new StoreException(ErrorCode.INVALID_REPLICA, "object " + key + " has no replica");
+        for (ReplicaLocation r : order) {
+            try {
+                transports.runAll(List.of(new TransferRequest(TransferOp.READ, target, r.endpoint(), r.offset())));
+            } catch (StoreException e) {
+                last = e;
+                continue;
+            }
+            if (clock.millis() > lease.leaseExpiresAtMs()) {
+                throw new StoreException(ErrorCode.LEASE_EXPIRED,
+                        "read of " + key + " outlived its lease; the bytes may have been reused");
+            }
+            if (Checksums.crc32c(target) == lease.crc32c()) {
+                return;
+            }
+            last = new StoreException(ErrorCode.CHECKSUM_MISMATCH,
+                    "replica of " + key + " on " + r.segmentName() + " does not match its checksum");
+        }
+        throw last;
+    }
+
+    @Override
+    public long getIntoRanges(String key, List<RangeCopy> ranges, MemorySegment target) {
+        StoreException.require(ranges != null && !ranges.isEmpty(), "ranges are required");
+        StoreException.require(target != null, "target is null");
+        ReadLease lease = master.getReplicaList(key(key));
+        long copied = 0;
+        for (RangeCopy r : ranges) {
+            StoreException.require(r.objectOffset() + r.length() <= lease.sizeBytes(),
+                    "range " + r + " is outside the object of " + lease.sizeBytes() + " bytes");
+            StoreException.require(r.targetOffset() + r.length() <= target.byteSize(),
+                    "range " + r + " is outside the target of " + target.byteSize() + " bytes");
+            copied += r.length();
+        }
+        try (Arena scratch = Arena.ofConfined()) {
+            MemorySegment whole = scratch.allocate(lease.sizeBytes(), 64);
+            read(key, lease, whole);
+            for (RangeCopy r : ranges) {
+                MemorySegment.copy(whole, r.objectOffset(), target, r.targetOffset(), r.length());
+            }
+        }
+        return copied;
+    }
+
+    @Override
+    public long getSize(String key) {
+        return master.queryKey(key(key)).filter(i -> "COMPLETE".equals(i.state()))
+                .orElseThrow(() -> new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + key)).sizeBytes();
+    }
+
+    @Override
+    public boolean exists(String key) {
+        return master.exists(key(key));
+    }
+
+    // ---- remove ----
+
+    @Override
+    public void remove(String key, boolean force) {
+        master.remove(key(key), force);
+    }
+
+    @Override
+    public int removeByRegex(String regex, boolean force) {
+        StoreException.require(regex != null, "regex is null");
+        Pattern p;
+        try {
+            p = Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            throw new StoreException(ErrorCode.INVALID_PARAMS, "bad regex: " + e.getDescription());
+        }
+        return master.removeByRegex(tenant, p, force);
+    }
+
+    @Override
+    public int removeAll(boolean force) {
+        return master.removeAll(tenant, force);
+    }
+
+    // ---- batches: one result per key, in input order ----
+
+    private static <I, T> List<OpResult<T>> each(List<I> inputs, Function<I, String> keyOf, Function<I, T> op) {
+        List<OpResult<T>> out = new ArrayList<>(inputs.size());
+        for (I in : inputs) {
+            String key = keyOf.apply(in);
+            try {
+                out.add(OpResult.ok(key, op.apply(in)));
+            } catch (StoreException e) {
+                out.add(OpResult.failed(key, e));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<OpResult<Void>> putBatch(Map<String, byte[]> values, ReplicateConfig config) {
+        return each(List.copyOf(values.entrySet()), Map.Entry::getKey, e -> {
+            put(e.getKey(), e.getValue(), config);
+            return null;
+        });
+    }
+
+    @Override
+    public List<OpResult<Void>> upsertBatch(Map<String, byte[]> values, ReplicateConfig config) {
+        return each(List.copyOf(values.entrySet()), Map.Entry::getKey, e -> {
+            upsert(e.getKey(), e.getValue(), config);
+            return null;
+        });
+    }
+
+    @Override
+    public List<OpResult<byte[]>> getBatch(List<String> keys) {
+        return each(keys, k -> k, this::get);
+    }
+
+    @Override
+    public List<OpResult<Boolean>> existsBatch(List<String> keys) {
+        return each(keys, k -> k, this::exists);
+    }
+
+    @Override
+    public List<OpResult<Void>> removeBatch(List<String> keys, boolean force) {
+        return each(keys, k -> k, k -> {
+            remove(k, force);
+            return null;
+        });
+    }
+
+    @Override
+    public List<OpResult<Void>> putFromBatch(Map<String, MemorySegment> sources, ReplicateConfig config) {
+        return each(List.copyOf(sources.entrySet()), Map.Entry::getKey, e -> {
+            putFrom(e.getKey(), e.getValue(), config);
+            return null;
+        });
+    }
+
+    @Override
+    public List<OpResult<Long>> getIntoBatch(Map<String, MemorySegment> targets) {
+        return each(List.copyOf(targets.entrySet()), Map.Entry::getKey, e -> getInto(e.getKey(), e.getValue()));
+    }
+
+    // ---- buffers and segments ----
+
+    @Override
+    public void registerBuffer(MemorySegment buffer) {
+        StoreException.require(buffer != null, "buffer is null");
+        if (registered.add(buffer)) {
+            transports.all().forEach(t -> t.registerLocal(buffer));
+        }
+    }
+
+    @Override
+    public void unregisterBuffer(MemorySegment buffer) {
+        if (buffer != null && registered.remove(buffer)) {
+            transports.all().forEach(t -> t.unregisterLocal(buffer));
+        }
+    }
+
+    @Override
+    public String mountSegment(MemorySegment memory) {
+        StoreException.require(memory != null && memory.isNative(), "a segment must be native (off-heap) memory");
+        String name = clientId + "/segment-" + segmentSeq.incrementAndGet();
+        Transport t = transports.get(protocol);
+        SegmentEndpoint endpoint = t.expose(name, memory);
+        try {
+            master.mountSegment(new SegmentDescriptor(name, clientId, memory.byteSize(), endpoint));
+        } catch (RuntimeException e) {
+            t.withdraw(name);
+            throw e;
+        }
+        ownSegments.add(name);
+        return name;
+    }
+
+    @Override
+    public void unmountSegment(String segmentName) {
+        if (!ownSegments.contains(segmentName)) {
+            throw new StoreException(ErrorCode.SEGMENT_NOT_FOUND, "this client has no segment " + segmentName);
+        }
+        // The master forgets the segment before the bytes stop being served.
+        master.unmountSegment(clientId, segmentName);
+        ownSegments.remove(segmentName);
+        transports.get(protocol).withdraw(segmentName);
+    }
+
+    /** Withdraws every segment this client contributed. */
+    void unmountAll() {
+        for (String s : List.copyOf(ownSegments)) {
+            try {
+                unmountSegment(s);
+            } catch (RuntimeException e) {
+                ownSegments.remove(s);
+            }
+        }
+    }
+
+    Set<String> ownSegments() {
+        return Set.copyOf(ownSegments);
+    }
+
+    Transports transports() {
+        return transports;
+    }
+}

@@ -1,0 +1,230 @@
+package org.mooncake.osgi.store.client.impl;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.OpResult;
+import org.mooncake.osgi.store.api.RangeCopy;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.ReplicaLocation;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.transport.TransferOp;
+import org.mooncake.osgi.store.spi.transport.TransferRequest;
+import org.mooncake.osgi.store.spi.transport.TransferStatus;
+import org.mooncake.osgi.store.spi.transport.Transport;
+import org.mooncake.osgi.transport.local.LocalTransport;
+
+class EmbeddedStoreClientTest {
+    private ClientFixture f;
+
+    @AfterEach
+    void close() {
+        if (f != null) {
+            f.close();
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void assertError(ErrorCode expected, Executable call) {
+        StoreException e = assertThrows(StoreException.class, call);
+        assertEquals(expected, e.errorCode(), e.getMessage());
+    }
+
+    /** The in-process transport with a hook that may tamper with each request. */
+    private static class HookedTransport implements Transport {
+        final LocalTransport inner = new LocalTransport();
+
+        @Override
+        public String protocol() {
+            return inner.protocol();
+        }
+
+        @Override
+        public SegmentEndpoint expose(String name, MemorySegment memory) {
+            return inner.expose(name, memory);
+        }
+
+        @Override
+        public void withdraw(String name) {
+            inner.withdraw(name);
+        }
+
+        @Override
+        public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+            return inner.submit(batch);
+        }
+    }
+
+    @Test
+    void bytesRoundTripThroughCopyAndZeroCopyCalls() {
+        f = new ClientFixture(1 << 20);
+        var c = f.client;
+        c.put("a", bytes("hello"));
+        assertArrayEquals(bytes("hello"), c.get("a"));
+        assertEquals(5, c.getSize("a"));
+        assertTrue(c.exists("a"));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment src = arena.allocate(4096);
+            for (int i = 0; i < 4096; i++) {
+                src.set(ValueLayout.JAVA_BYTE, i, (byte) i);
+            }
+            c.registerBuffer(src);
+            c.putFrom("z", src, ReplicateConfig.DEFAULT);
+            MemorySegment dst = arena.allocate(8192);
+            assertEquals(4096, c.getInto("z", dst));
+            assertEquals(-1, src.mismatch(dst.asSlice(0, 4096)));
+            MemorySegment small = arena.allocate(4095);
+            assertError(ErrorCode.BUFFER_TOO_SMALL, () -> c.getInto("z", small));
+            MemorySegment ranged = arena.allocate(16);
+            assertEquals(8, c.getIntoRanges("z", List.of(new RangeCopy(10, 0, 4), new RangeCopy(100, 8, 4)), ranged));
+            assertEquals((byte) 10, ranged.get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals((byte) 100, ranged.get(ValueLayout.JAVA_BYTE, 8));
+            assertError(ErrorCode.INVALID_PARAMS, () -> c.getIntoRanges("z", List.of(new RangeCopy(4090, 0, 8)), ranged));
+        }
+        c.upsert("a", bytes("world!"), ReplicateConfig.DEFAULT);
+        assertArrayEquals(bytes("world!"), c.get("a"));
+        f.clock.ms.addAndGet(20_000);
+        c.remove("a", false);
+        assertFalse(c.exists("a"));
+        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> c.get("a"));
+    }
+
+    @Test
+    void aCorruptReplicaIsAnErrorNeverDataAndAnIntactReplicaIsUsedInstead() {
+        HookedTransport t = new HookedTransport() {
+            @Override
+            public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+                var result = inner.submit(batch);
+                for (TransferRequest r : batch) {
+                    if (r.op() == TransferOp.READ && r.remote().segmentName().endsWith("-1")) {
+                        r.local().set(ValueLayout.JAVA_BYTE, 0, (byte) ~r.local().get(ValueLayout.JAVA_BYTE, 0));
+                    }
+                }
+                return result;
+            }
+        };
+        f = new ClientFixture(t, 1 << 20, 1 << 20);
+        f.client.put("one", bytes("payload"), ReplicateConfig.builder().preferredSegments(List.of("c1/segment-1")).build());
+        assertError(ErrorCode.CHECKSUM_MISMATCH, () -> f.client.get("one"));
+        f.client.put("two", bytes("payload"), ReplicateConfig.builder().replicaCount(2).build());
+        assertArrayEquals(bytes("payload"), f.client.get("two"));
+    }
+
+    @Test
+    void aFailedWriteRevokesThePutSoNothingHalfWrittenIsReadable() {
+        HookedTransport t = new HookedTransport() {
+            @Override
+            public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+                if (batch.getFirst().op() == TransferOp.WRITE && batch.size() > 1) {
+                    // the first replica lands, the second peer "vanishes"
+                    inner.submit(batch.subList(0, 1));
+                    return java.util.concurrent.CompletableFuture.completedFuture(
+                            List.of(TransferStatus.done(batch.getFirst().length()), TransferStatus.failed("peer gone")));
+                }
+                return inner.submit(batch);
+            }
+        };
+        f = new ClientFixture(t, 1 << 20, 1 << 20);
+        assertError(ErrorCode.TRANSFER_FAIL,
+                () -> f.client.put("k", bytes("data"), ReplicateConfig.builder().replicaCount(2).build()));
+        assertFalse(f.client.exists("k"));
+        assertEquals(0, f.master.stats().usedBytes());
+        assertEquals(0, f.master.stats().processingPuts());
+    }
+
+    @Test
+    void aReadThatOutlivesItsLeaseFailsWithLeaseExpired() {
+        ClientFixture[] self = new ClientFixture[1];
+        HookedTransport t = new HookedTransport() {
+            @Override
+            public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+                if (batch.getFirst().op() == TransferOp.READ) {
+                    self[0].clock.ms.addAndGet(10_001);
+                }
+                return inner.submit(batch);
+            }
+        };
+        f = new ClientFixture(t, 1 << 20);
+        self[0] = f;
+        f.client.put("k", bytes("data"));
+        assertError(ErrorCode.LEASE_EXPIRED, () -> f.client.get("k"));
+    }
+
+    @Test
+    void aWithdrawnSegmentFailsTheReadCleanly() {
+        HookedTransport t = new HookedTransport();
+        f = new ClientFixture(t, 1 << 20);
+        f.client.put("k", bytes("data"));
+        ReplicaLocation r = f.master.queryKey(ObjectKey.of("k")).orElseThrow().replicas().getFirst();
+        t.inner.withdraw(r.segmentName());
+        assertError(ErrorCode.TRANSFER_FAIL, () -> f.client.get("k"));
+    }
+
+    @Test
+    void batchesReportEachKeyAndOneFailureSparesTheOthers() {
+        f = new ClientFixture(1 << 20);
+        Map<String, byte[]> values = new LinkedHashMap<>();
+        values.put("a", bytes("1"));
+        values.put("b", bytes("2"));
+        f.client.put("b", bytes("existing"));
+        List<OpResult<Void>> put = f.client.putBatch(values, ReplicateConfig.DEFAULT);
+        assertTrue(put.get(0).isOk());
+        assertEquals(ErrorCode.OBJECT_ALREADY_EXISTS, put.get(1).error());
+        List<OpResult<byte[]>> got = f.client.getBatch(List.of("a", "missing", "b"));
+        assertArrayEquals(bytes("1"), got.get(0).value());
+        assertEquals(ErrorCode.OBJECT_NOT_FOUND, got.get(1).error());
+        assertArrayEquals(bytes("existing"), got.get(2).orThrow());
+        assertEquals(List.of(true, false), f.client.existsBatch(List.of("a", "zz")).stream().map(OpResult::value).toList());
+        f.clock.ms.addAndGet(20_000);
+        List<OpResult<Void>> removed = f.client.removeBatch(List.of("a", "zz"), false);
+        assertTrue(removed.get(0).isOk());
+        assertEquals(ErrorCode.OBJECT_NOT_FOUND, removed.get(1).error());
+    }
+
+    @Test
+    void badInputIsRefusedAndLosesNothing() {
+        f = new ClientFixture(1 << 16);
+        f.client.put("keep", bytes("safe"));
+        assertError(ErrorCode.INVALID_KEY, () -> f.client.put("", bytes("x")));
+        assertError(ErrorCode.INVALID_KEY, () -> f.client.put("x".repeat(ObjectKey.MAX_KEY_BYTES + 1), bytes("x")));
+        assertError(ErrorCode.INVALID_KEY, () -> f.client.put("has space", bytes("x")));
+        assertError(ErrorCode.INVALID_PARAMS, () -> f.client.put("empty", new byte[0]));
+        assertError(ErrorCode.INVALID_PARAMS, () -> f.client.put("huge", new byte[(1 << 16) + 1]));
+        assertError(ErrorCode.INVALID_PARAMS, () -> f.client.removeByRegex("(", false));
+        assertError(ErrorCode.INVALID_PARAMS, () -> f.client.mountSegment(MemorySegment.ofArray(new byte[1024])));
+        assertArrayEquals(bytes("safe"), f.client.get("keep"));
+        assertEquals(1, f.master.stats().objects());
+    }
+
+    @Test
+    void unmountingASegmentTakesItsObjectsAlong() {
+        f = new ClientFixture(1 << 20);
+        f.client.put("k", bytes("data"));
+        String seg = f.client.ownSegments().iterator().next();
+        f.client.unmountSegment(seg);
+        assertFalse(f.client.exists("k"));
+        assertError(ErrorCode.SEGMENT_NOT_FOUND, () -> f.client.unmountSegment(seg));
+        assertFalse(f.client.isHealthy());
+    }
+}

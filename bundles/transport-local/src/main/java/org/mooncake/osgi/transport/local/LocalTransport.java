@@ -1,0 +1,79 @@
+package org.mooncake.osgi.transport.local;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.transport.TransferOp;
+import org.mooncake.osgi.store.spi.transport.TransferRequest;
+import org.mooncake.osgi.store.spi.transport.TransferStatus;
+import org.mooncake.osgi.store.spi.transport.Transport;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * Segments of this JVM reached by {@link MemorySegment#copy}: the "local memcpy" protocol.
+ * Runs each batch on the caller's thread. A request against a withdrawn segment, out of bounds,
+ * or racing the owner's arena close fails alone with a status; it never throws.
+ */
+@Component(service = Transport.class, property = Transport.PROTOCOL_PROPERTY + "=" + LocalTransport.PROTOCOL)
+public final class LocalTransport implements Transport {
+    public static final String PROTOCOL = "local";
+    public static final String ADDRESS = "in-process";
+
+    private final ConcurrentMap<String, MemorySegment> exposed = new ConcurrentHashMap<>();
+
+    @Override
+    public String protocol() {
+        return PROTOCOL;
+    }
+
+    @Override
+    public SegmentEndpoint expose(String segmentName, MemorySegment memory) {
+        if (exposed.putIfAbsent(segmentName, memory) != null) {
+            throw new IllegalStateException("segment " + segmentName + " is exposed already");
+        }
+        return new SegmentEndpoint(PROTOCOL, ADDRESS, segmentName);
+    }
+
+    @Override
+    public void withdraw(String segmentName) {
+        exposed.remove(segmentName);
+    }
+
+    @Override
+    public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+        List<TransferStatus> out = new ArrayList<>(batch.size());
+        for (TransferRequest r : batch) {
+            out.add(run(r));
+        }
+        return CompletableFuture.completedFuture(out);
+    }
+
+    private TransferStatus run(TransferRequest r) {
+        MemorySegment remote = exposed.get(r.remote().segmentName());
+        if (remote == null) {
+            return TransferStatus.failed("segment " + r.remote().segmentName() + " is not exposed here");
+        }
+        long len = r.length();
+        if (r.remoteOffset() > remote.byteSize() - len) {
+            return TransferStatus.failed("range " + r.remoteOffset() + "+" + len + " is outside segment "
+                    + r.remote().segmentName() + " of " + remote.byteSize() + " bytes");
+        }
+        try {
+            if (r.op() == TransferOp.WRITE) {
+                MemorySegment.copy(r.local(), 0, remote, r.remoteOffset(), len);
+            } else {
+                MemorySegment.copy(remote, r.remoteOffset(), r.local(), 0, len);
+            }
+            return TransferStatus.done(len);
+        } catch (IllegalStateException | IndexOutOfBoundsException | UnsupportedOperationException e) {
+            // the owner closed its arena mid-transfer, or the local memory is read-only
+            return TransferStatus.failed(e.toString());
+        }
+    }
+}
