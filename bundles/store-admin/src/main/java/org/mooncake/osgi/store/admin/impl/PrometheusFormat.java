@@ -1,0 +1,76 @@
+package org.mooncake.osgi.store.admin.impl;
+
+import java.util.Locale;
+
+import org.mooncake.osgi.store.master.MasterStats;
+import org.mooncake.osgi.store.master.TypeStats;
+
+/** Renders master statistics in the Prometheus text exposition format (version 0.0.4). */
+final class PrometheusFormat {
+    static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private PrometheusFormat() {
+    }
+
+    static String render(MasterStats s) {
+        StringBuilder b = new StringBuilder(4096);
+        gauge(b, "mooncake_capacity_bytes", "Bytes of all mounted segments", s.capacityBytes());
+        gauge(b, "mooncake_used_bytes", "Bytes allocated to objects", s.usedBytes());
+        gauge(b, "mooncake_used_ratio", "Used bytes over capacity", s.usedRatio());
+        gauge(b, "mooncake_objects", "Readable objects", s.objects());
+        gauge(b, "mooncake_processing_puts", "Puts started and not yet ended", s.processingPuts());
+        gauge(b, "mooncake_segments", "Mounted segments", s.segments());
+        gauge(b, "mooncake_clients", "Live clients", s.clients());
+        counter(b, "mooncake_put_no_space_total", "Puts refused with NO_AVAILABLE_HANDLE", s.failedPutsNoSpace());
+        counter(b, "mooncake_eviction_rounds_total", "Eviction rounds run", s.evictionRounds());
+        counter(b, "mooncake_eviction_round_seconds_total", "Time spent in eviction rounds",
+                s.totalEvictionRoundNanos() / 1e9);
+        gauge(b, "mooncake_eviction_last_round_seconds", "Duration of the last eviction round",
+                s.lastEvictionRoundNanos() / 1e9);
+        header(b, "mooncake_eviction_policy_active", "gauge", "1 for the policy planning eviction rounds");
+        for (String p : s.availablePolicies()) {
+            b.append("mooncake_eviction_policy_active{policy=\"").append(escape(p)).append("\"} ")
+                    .append(p.equals(s.activePolicy()) ? 1 : 0).append('\n');
+        }
+        perType(b, s, "mooncake_type_objects", "gauge", "Readable objects by data type", TypeStats::objects);
+        perType(b, s, "mooncake_type_bytes", "gauge", "Bytes of readable objects by data type", TypeStats::bytes);
+        perType(b, s, "mooncake_type_hits_total", "counter", "Reads that found the object", TypeStats::hits);
+        perType(b, s, "mooncake_type_misses_total", "counter",
+                "Reads that found nothing (type UNKNOWN when the key was absent)", TypeStats::misses);
+        perType(b, s, "mooncake_type_evictions_total", "counter", "Objects evicted", TypeStats::evictions);
+        perType(b, s, "mooncake_type_evicted_bytes_total", "counter", "Bytes evicted", TypeStats::evictedBytes);
+        return b.toString();
+    }
+
+    private static void perType(StringBuilder b, MasterStats s, String name, String kind, String help,
+            java.util.function.ToLongFunction<TypeStats> value) {
+        header(b, name, kind, help);
+        for (TypeStats t : s.types()) {
+            b.append(name).append("{type=\"").append(t.dataType().name()).append("\"} ")
+                    .append(value.applyAsLong(t)).append('\n');
+        }
+    }
+
+    private static void gauge(StringBuilder b, String name, String help, double v) {
+        header(b, name, "gauge", help);
+        b.append(name).append(' ').append(number(v)).append('\n');
+    }
+
+    private static void counter(StringBuilder b, String name, String help, double v) {
+        header(b, name, "counter", help);
+        b.append(name).append(' ').append(number(v)).append('\n');
+    }
+
+    private static void header(StringBuilder b, String name, String kind, String help) {
+        b.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        b.append("# TYPE ").append(name).append(' ').append(kind).append('\n');
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.9g", v);
+    }
+
+    private static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+}

@@ -1,0 +1,113 @@
+package org.mooncake.osgi.store.admin.impl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.annotation.Annotation;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.InstantSource;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
+import org.mooncake.osgi.store.api.ObjectDataType;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.master.SegmentDescriptor;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.master.impl.MasterSettings;
+import org.mooncake.osgi.store.master.impl.PolicySelector;
+import org.mooncake.osgi.store.master.impl.StoreMaster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+class AdminEndpointTest {
+    private final StoreMaster master;
+    private final AdminHttpServer server;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    AdminEndpointTest() throws Exception {
+        PolicySelector policies = new PolicySelector();
+        policies.add(new PolicySelector.Offer(new LeaseOrderPolicy(), LeaseOrderPolicy.NAME, 0, 1));
+        master = new StoreMaster(MasterSettings.DEFAULTS, InstantSource.system(), policies);
+        master.mountSegment(new SegmentDescriptor("s1", "c1", 1 << 20, new SegmentEndpoint("local", "x", "s1")));
+        master.putStart("c1", ObjectKey.of("hs"), 1000,
+                ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).build(), false);
+        master.putEnd("c1", ObjectKey.of("hs"), 1);
+        master.getReplicaList(ObjectKey.of("hs"));
+        server = new AdminHttpServer(new AdminHttpServer.Config() {
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return AdminHttpServer.Config.class;
+            }
+
+            @Override
+            public int port() {
+                return 0;
+            }
+
+            @Override
+            public String bind_address() {
+                return "127.0.0.1";
+            }
+        });
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop();
+    }
+
+    private void attachMaster() throws Exception {
+        var f = AdminHttpServer.class.getDeclaredField("master");
+        f.setAccessible(true);
+        f.set(server, master);
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void metricsArePrometheusTextWithPerTypeCountersAndThePolicy() throws Exception {
+        attachMaster();
+        HttpResponse<String> r = get("/metrics");
+        assertEquals(200, r.statusCode());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
+        String body = r.body();
+        assertTrue(body.contains("mooncake_type_objects{type=\"HIDDEN_STATE\"} 1\n"), body);
+        assertTrue(body.contains("mooncake_type_hits_total{type=\"HIDDEN_STATE\"} 1\n"), body);
+        assertTrue(body.contains("mooncake_eviction_policy_active{policy=\"lease-lru\"} 1\n"), body);
+        assertTrue(body.contains("# TYPE mooncake_eviction_rounds_total counter\n"), body);
+    }
+
+    @Test
+    void statsAndQueryKeyAreJsonAndBadQueriesGetCodes() throws Exception {
+        attachMaster();
+        JsonNode stats = new ObjectMapper().readTree(get("/stats").body());
+        assertEquals("lease-lru", stats.at("/master/activePolicy").asText());
+        assertEquals(1, stats.at("/master/objects").asLong());
+        JsonNode info = new ObjectMapper().readTree(get("/query_key?key=hs").body());
+        assertEquals("HIDDEN_STATE", info.get("dataType").asText());
+        HttpResponse<String> missing = get("/query_key?key=nope");
+        assertEquals(404, missing.statusCode());
+        assertEquals(-704, new ObjectMapper().readTree(missing.body()).get("code").asInt());
+        HttpResponse<String> noKey = get("/query_key");
+        assertEquals(400, noKey.statusCode());
+        assertEquals(-600, new ObjectMapper().readTree(noKey.body()).get("code").asInt());
+        assertEquals(400, get("/query_key?key=").statusCode(), "empty key is INVALID_KEY");
+    }
+
+    @Test
+    void healthIsDownWithoutAMaster() throws Exception {
+        assertEquals(503, get("/health").statusCode());
+        assertEquals(503, get("/metrics").statusCode());
+        attachMaster();
+        assertEquals(200, get("/health").statusCode());
+    }
+}
