@@ -1,4 +1,4 @@
-# Sourced by .ci/run and bin scripts: make JAVA_HOME point at a JDK 25 or newer.
+# Sourced by .ci/run, ./mooncake and bin/mooncake: make JAVA_HOME point at a JDK 25 or newer.
 java_feature() { "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
 if [ -z "${JAVA_HOME:-}" ] || [ "$(java_feature "$JAVA_HOME" 2>/dev/null || echo 0)" -lt 25 ] 2>/dev/null; then
   for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25-jdk* /usr/lib/jvm/java-25-openjdk* /usr/lib/jvm/*; do

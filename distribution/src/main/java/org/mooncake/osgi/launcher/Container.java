@@ -1,0 +1,119 @@
+package org.mooncake.osgi.launcher;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.Constants;
+import org.osgi.framework.launch.Framework;
+import org.osgi.framework.launch.FrameworkFactory;
+import org.osgi.framework.wiring.BundleRevision;
+
+/**
+ * A Felix framework laid out under a home directory: bundles from {@code system/}, FileInstall
+ * watching {@code etc/} (configurations) and {@code deploy/} (bundles), its cache in
+ * {@code runtime/}. Starting fails loudly if any bundle does not resolve.
+ */
+public final class Container {
+    private final Path home;
+    private final Framework framework;
+
+    private Container(Path home, Framework framework) {
+        this.home = home;
+        this.framework = framework;
+    }
+
+    /** Boots the named features. Extra framework properties override the defaults. */
+    public static Container start(Path home, List<String> features, Map<String, String> extraProps)
+            throws IOException, BundleException {
+        Path etc = home.resolve("etc");
+        Path deploy = home.resolve("deploy");
+        Files.createDirectories(etc);
+        Files.createDirectories(deploy);
+        // FileInstall takes one folder per watcher: etc/ is the first, this file makes deploy/ the second.
+        Files.writeString(etc.resolve("org.apache.felix.fileinstall-deploy.cfg"),
+                "# written by the launcher at every start\nfelix.fileinstall.dir=" + deploy.toAbsolutePath()
+                        + "\nfelix.fileinstall.poll=250\nfelix.fileinstall.noInitialDelay=true\n");
+        Map<String, String> props = new HashMap<>();
+        props.put(Constants.FRAMEWORK_STORAGE, home.resolve("runtime/cache").toString());
+        props.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
+        props.put("felix.fileinstall.dir", etc.toAbsolutePath().toString());
+        props.put("felix.fileinstall.poll", "250");
+        props.put("felix.fileinstall.noInitialDelay", "true");
+        props.put("felix.fileinstall.log.level", "2");
+        props.put("mooncake.home", home.toAbsolutePath().toString());
+        props.putAll(extraProps);
+
+        FrameworkFactory factory = ServiceLoader.load(FrameworkFactory.class).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no OSGi framework on the class path"));
+        Framework fw = factory.newFramework(props);
+        fw.init();
+        Container c = new Container(home, fw);
+        try {
+            c.install(new FeatureReader(home.resolve("features")).bundlesOf(features));
+            fw.start();
+        } catch (IOException | BundleException | RuntimeException e) {
+            c.stop();
+            throw e;
+        }
+        return c;
+    }
+
+    private void install(Set<String> bundleIds) throws IOException, BundleException {
+        BundleContext ctx = framework.getBundleContext();
+        Path system = home.resolve("system");
+        List<Bundle> installed = new ArrayList<>();
+        for (String id : bundleIds) {
+            Path jar = Feature.bundlePath(system, id);
+            if (!Files.isRegularFile(jar)) {
+                throw new IOException("bundle " + id + " is missing: " + jar);
+            }
+            installed.add(ctx.installBundle(jar.toUri().toString()));
+        }
+        List<String> unresolved = new ArrayList<>();
+        for (Bundle b : installed) {
+            if ((b.adapt(BundleRevision.class).getTypes() & BundleRevision.TYPE_FRAGMENT) != 0) {
+                continue;
+            }
+            try {
+                b.start();
+            } catch (BundleException e) {
+                unresolved.add(b.getSymbolicName() + ": " + e.getMessage());
+            }
+        }
+        if (!unresolved.isEmpty()) {
+            throw new BundleException("bundles failed to start:\n  " + String.join("\n  ", unresolved));
+        }
+    }
+
+    public BundleContext context() {
+        return framework.getBundleContext();
+    }
+
+    public Path home() {
+        return home;
+    }
+
+    /** Blocks until the framework stops (the shell's {@code stop 0}, a signal, or {@link #stop}). */
+    public void awaitStop() throws InterruptedException {
+        framework.waitForStop(0);
+    }
+
+    public void stop() {
+        try {
+            framework.stop();
+            framework.waitForStop(30_000);
+        } catch (BundleException | InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
