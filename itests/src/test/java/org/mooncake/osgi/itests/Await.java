@@ -1,0 +1,20 @@
+package org.mooncake.osgi.itests;
+
+import java.util.function.BooleanSupplier;
+
+/** Waits for a condition the system under test will reach; a bounded wait, not a timing assertion. */
+final class Await {
+    private Await() {
+    }
+
+    static void until(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("gave up waiting for: " + what);
+            }
+            Thread.onSpinWait();
+            Thread.sleep(1);
+        }
+    }
+}

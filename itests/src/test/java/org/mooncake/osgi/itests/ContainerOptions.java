@@ -1,0 +1,63 @@
+package org.mooncake.osgi.itests;
+
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+import static org.ops4j.pax.exam.CoreOptions.cleanCaches;
+import static org.ops4j.pax.exam.CoreOptions.frameworkProperty;
+import static org.ops4j.pax.exam.CoreOptions.junitBundles;
+import static org.ops4j.pax.exam.CoreOptions.systemProperty;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.ops4j.pax.exam.Option;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The container under test is the distribution's own: its feature files name the bundles,
+ * taken from its system/ folder, so these tests boot exactly what {@code bin/mooncake} boots.
+ */
+final class ContainerOptions {
+    private ContainerOptions() {
+    }
+
+    static Path home() {
+        return Path.of(System.getProperty("mooncake.home", "../distribution/target/mooncake")).toAbsolutePath();
+    }
+
+    /** A bundle of system/ by its Maven coordinates. */
+    static Path jar(String groupId, String artifactId, String version) {
+        return home().resolve("system").resolve(groupId.replace('.', '/')).resolve(artifactId).resolve(version)
+                .resolve(artifactId + "-" + version + ".jar");
+    }
+
+    static Option[] features(String... names) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        Set<String> ids = new LinkedHashSet<>();
+        for (String name : names) {
+            JsonNode f = json.readTree(home().resolve("features").resolve(name + ".json").toFile());
+            f.get("bundles").forEach(b -> ids.add(b.get("id").asText()));
+        }
+        List<Option> options = new ArrayList<>();
+        for (String id : ids) {
+            String[] gav = id.split(":");
+            Path jar = jar(gav[0], gav[1], gav[2]);
+            if (!Files.isRegularFile(jar)) {
+                throw new IOException("feature bundle " + id + " is missing at " + jar + "; build the distribution first");
+            }
+            options.add(bundle(jar.toUri().toString()));
+        }
+        options.add(junitBundles());
+        options.add(cleanCaches());
+        // small segments so that eviction happens within a test's few thousand objects
+        options.add(systemProperty("java.util.logging.config.file").value(home().resolve("etc/logging.properties").toString()));
+        options.add(frameworkProperty("felix.fileinstall.dir").value(Files.createTempDirectory("mooncake-etc").toString()));
+        return options.toArray(Option[]::new);
+    }
+}
