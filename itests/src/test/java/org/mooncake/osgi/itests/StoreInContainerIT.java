@@ -107,7 +107,9 @@ public class StoreInContainerIT {
                 assertEquals(ErrorCode.OBJECT_NOT_FOUND, e.errorCode());
             }
         }
-        assertEquals(s.objects(), readable);
+        // eviction goes on while we read, so the count can only have fallen meanwhile
+        long after = master.stats().objects();
+        assertTrue(after + " <= " + readable + " <= " + s.objects(), after <= readable && readable <= s.objects());
         System.out.printf("10k objects: %d eviction rounds, %d evicted, %d readable, %d puts retried after -200%n",
                 s.evictionRounds(), evicted, readable, retried);
     }
