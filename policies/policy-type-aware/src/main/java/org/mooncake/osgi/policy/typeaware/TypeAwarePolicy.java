@@ -77,10 +77,12 @@ public final class TypeAwarePolicy implements EvictionPolicy {
     @Override
     public Iterator<CandidateView> plan(EvictionRequest request) {
         Map<ObjectDataType, TypeRule> rules = rules();
+        TypeRule[] byOrdinal = rules.values().toArray(TypeRule[]::new);
         long now = request.nowMs();
-        Comparator<CandidateView> byScore = Comparator.<CandidateView>comparingDouble(
-                c -> rules.get(c.dataType()).score(now, c.leaseExpiresAtMs(), c.softPinnedAt(now)))
-                .reversed().thenComparing(Candidates.LEASE_ORDER);
+        Comparator<CandidateView> byScore = (a, b) -> {
+            int c = Double.compare(score(byOrdinal, a, now), score(byOrdinal, b, now));
+            return c != 0 ? -c : Candidates.LEASE_ORDER.compare(a, b);
+        };
 
         List<Iterator<CandidateView>> plan = new ArrayList<>();
         for (TypeRule rule : rules.values()) {
@@ -100,6 +102,10 @@ public final class TypeAwarePolicy implements EvictionPolicy {
         plan.add(Candidates.merge(unpinned, byScore));
         plan.add(Candidates.merge(pinned, byScore));
         return Candidates.concat(plan);
+    }
+
+    private static double score(TypeRule[] rules, CandidateView c, long now) {
+        return rules[c.dataType().ordinal()].score(now, c.leaseExpiresAtMs(), c.softPinnedAt(now));
     }
 
     /** The budget pass of one type: empty unless the type holds more than its share. */

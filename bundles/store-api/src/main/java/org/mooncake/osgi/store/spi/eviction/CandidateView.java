@@ -13,6 +13,12 @@ import org.osgi.annotation.versioning.ProviderType;
 public interface CandidateView {
     ObjectKey key();
 
+    /**
+     * A number unique to this version of the object, increasing in put-end order: a
+     * deterministic tie-break that costs less than comparing keys.
+     */
+    long sequence();
+
     ObjectDataType dataType();
 
     long sizeBytes();

@@ -10,9 +10,11 @@ import java.util.function.Predicate;
 
 /** Lazy building blocks for plans over lease-ordered groups. */
 public final class Candidates {
-    /** Oldest lease first; ties broken by key so plans are deterministic. */
-    public static final Comparator<CandidateView> LEASE_ORDER = Comparator
-            .comparingLong(CandidateView::leaseExpiresAtMs).thenComparing(CandidateView::key);
+    /** Oldest lease first; ties broken by {@link CandidateView#sequence()} so plans are deterministic. */
+    public static final Comparator<CandidateView> LEASE_ORDER = (a, b) -> {
+        int c = Long.compare(a.leaseExpiresAtMs(), b.leaseExpiresAtMs());
+        return c != 0 ? c : Long.compare(a.sequence(), b.sequence());
+    };
 
     private Candidates() {
     }
@@ -81,6 +83,9 @@ public final class Candidates {
      * O(log k) per element taken.
      */
     public static Iterator<CandidateView> merge(List<Iterator<CandidateView>> sources, Comparator<CandidateView> order) {
+        if (sources.size() == 1) {
+            return sources.getFirst();
+        }
         record Head(CandidateView view, Iterator<CandidateView> rest) {
         }
         PriorityQueue<Head> heads = new PriorityQueue<>(Math.max(1, sources.size()),

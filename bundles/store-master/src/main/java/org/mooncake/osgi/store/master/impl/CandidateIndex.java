@@ -57,6 +57,16 @@ final class CandidateIndex {
         public Iterator<CandidateView> inLeaseOrder() {
             return entries.iterator();
         }
+
+        /** Counts back from the newest lease: leased objects are few, so this is O(leased), not O(n). */
+        @Override
+        public long evictableCount(long nowMs) {
+            long leased = 0;
+            for (Iterator<CandidateView> it = entries.descendingIterator(); it.hasNext() && it.next().leasedAt(nowMs);) {
+                leased++;
+            }
+            return Math.max(0, count.get() - leased);
+        }
     }
 
     private final ConcurrentMap<GroupKey, Group> groups = new ConcurrentHashMap<>();
@@ -65,8 +75,8 @@ final class CandidateIndex {
     void update(ObjectMeta meta) {
         remove(meta);
         if (meta.readable() && !meta.hardPinned) {
-            IndexEntry e = new IndexEntry(meta);
-            Group g = groups.computeIfAbsent(new GroupKey(meta.key.tenant(), e.dataType()), Group::new);
+            Group g = groups.computeIfAbsent(new GroupKey(meta.key.tenant(), meta.dataType()), Group::new);
+            IndexEntry e = new IndexEntry(meta, g);
             g.entries.add(e);
             g.count.incrementAndGet();
             g.bytes.addAndGet(e.sizeBytes());
@@ -78,7 +88,7 @@ final class CandidateIndex {
     void remove(ObjectMeta meta) {
         IndexEntry old = meta.indexEntry;
         if (old != null) {
-            Group g = groups.get(new GroupKey(meta.key.tenant(), old.dataType()));
+            Group g = old.group;
             if (g.entries.remove(old)) {
                 g.count.decrementAndGet();
                 g.bytes.addAndGet(-old.sizeBytes());

@@ -1,7 +1,11 @@
 package org.mooncake.osgi.store.master.impl;
 
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
@@ -81,19 +85,50 @@ final class Evictor {
             double targetFraction) {
         EvictionRequest request = new EvictionRequest(now, pass, capacity, used, targetBytes, targetFraction,
                 master.index.groups());
-        long freed = 0;
+        FreeBatch victims = new FreeBatch();
         try {
             Iterator<CandidateView> plan = policy.plan(request);
-            while (freed < targetBytes && plan.hasNext()) {
+            while (victims.bytes < targetBytes && plan.hasNext()) {
                 CandidateView v = plan.next();
                 if (v instanceof IndexEntry e && request.eligible(v)) {
-                    freed += master.evictIfStillEligible(e, now, request.softPinnedAllowed());
+                    Version gone = master.evictIfStillEligible(e, now, request.softPinnedAllowed());
+                    if (gone != null) {
+                        victims.add(gone);
+                    }
                 }
             }
         } catch (RuntimeException e) {
             // A failing policy costs this round, never the store.
             LOG.log(Level.ERROR, "eviction policy " + policy.name() + " failed in pass " + pass, e);
+        } finally {
+            victims.free();
         }
-        return freed;
+        return victims.bytes;
+    }
+
+    /** Blocks of evicted versions, freed together per segment once the pass is over. */
+    private static final class FreeBatch {
+        private final Map<Segment, List<Replica>> bySegment = new HashMap<>();
+        long bytes;
+
+        void add(Version v) {
+            for (Replica r : v.replicas()) {
+                bySegment.computeIfAbsent(r.segment(), s -> new ArrayList<>()).add(r);
+                bytes += OffsetAllocator.blockSize(r.size());
+            }
+        }
+
+        void free() {
+            bySegment.forEach((segment, blocks) -> {
+                int n = blocks.size();
+                long[] offsets = new long[n];
+                long[] sizes = new long[n];
+                for (int i = 0; i < n; i++) {
+                    offsets[i] = blocks.get(i).offset();
+                    sizes[i] = blocks.get(i).size();
+                }
+                segment.freeAll(offsets, sizes, n);
+            });
+        }
     }
 }

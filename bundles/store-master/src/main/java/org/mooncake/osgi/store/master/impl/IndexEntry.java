@@ -10,15 +10,19 @@ import org.mooncake.osgi.store.spi.eviction.CandidateView;
  */
 final class IndexEntry implements CandidateView {
     final ObjectMeta meta;
+    final CandidateIndex.Group group;
     private final long leaseExpiresAtMs;
+    private final long sequence;
     private final ObjectDataType dataType;
     private final long sizeBytes;
     private final double recomputeCostMs;
     private final String groupId;
 
-    IndexEntry(ObjectMeta meta) {
+    IndexEntry(ObjectMeta meta, CandidateIndex.Group group) {
         this.meta = meta;
+        this.group = group;
         this.leaseExpiresAtMs = meta.leaseExpiresAtMs;
+        this.sequence = meta.sequence;
         this.dataType = meta.dataType();
         this.sizeBytes = meta.sizeBytes();
         this.recomputeCostMs = meta.current.config().recomputeCostMs();
@@ -28,6 +32,11 @@ final class IndexEntry implements CandidateView {
     @Override
     public ObjectKey key() {
         return meta.key;
+    }
+
+    @Override
+    public long sequence() {
+        return sequence;
     }
 
     @Override

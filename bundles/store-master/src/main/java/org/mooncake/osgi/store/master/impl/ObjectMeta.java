@@ -14,6 +14,8 @@ final class ObjectMeta {
     /** A put in progress (a first put, or an upsert over {@link #current}). */
     Version pending;
 
+    /** Assigned at each put-end: orders versions, breaks lease ties. */
+    long sequence;
     volatile long putTimeMs;
     volatile long leaseExpiresAtMs;
     volatile long softPinDeadlineMs;

@@ -1,6 +1,5 @@
 package org.mooncake.osgi.store.master.impl;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -12,6 +11,7 @@ import java.util.TreeSet;
  */
 final class OffsetAllocator {
     static final long ALIGNMENT = 64;
+    private static final int RUNS_PER_LOCK = 64;
 
     private record Extent(long length, long offset) implements Comparable<Extent> {
         @Override
@@ -24,7 +24,6 @@ final class OffsetAllocator {
     private final long capacity;
     private final TreeMap<Long, Long> freeByOffset = new TreeMap<>();
     private final TreeSet<Extent> freeBySize = new TreeSet<>();
-    private final Map<Long, Long> allocated = new HashMap<>();
     private long usedBytes;
 
     OffsetAllocator(long capacity) {
@@ -49,16 +48,60 @@ final class OffsetAllocator {
         if (fit.length > block) {
             addFree(fit.offset + block, fit.length - block);
         }
-        allocated.put(fit.offset, block);
         usedBytes += block;
         return fit.offset;
     }
 
-    /** Returns a block; its size is the one {@link #allocate} rounded to. */
-    synchronized long free(long offset) {
-        Long block = allocated.remove(offset);
-        if (block == null) {
-            throw new IllegalStateException("offset " + offset + " is not allocated");
+    /**
+     * Returns the block {@link #allocate} gave for {@code size} bytes at {@code offset}; returns
+     * its rounded size. The caller (the block's one owner) knows the size, so no per-block map is
+     * kept; a block that overlaps free space is refused as a double free.
+     */
+    synchronized long free(long offset, long size) {
+        return freeRange(offset, blockSize(size));
+    }
+
+    /**
+     * Returns many blocks at once: adjacent ones are joined first (outside the lock), so a run of
+     * neighbours, an eviction round's usual victims, costs one tree update instead of one per
+     * block; the lock is taken per {@value #RUNS_PER_LOCK} runs so allocations interleave.
+     */
+    long freeAll(long[] offsets, long[] sizes, int n) {
+        long[][] blocks = new long[n][];
+        for (int i = 0; i < n; i++) {
+            blocks[i] = new long[] {offsets[i], blockSize(sizes[i])};
+        }
+        java.util.Arrays.sort(blocks, (a, b) -> Long.compare(a[0], b[0]));
+        long[] runStart = new long[n];
+        long[] runLength = new long[n];
+        int runs = 0;
+        for (int i = 0; i < n;) {
+            long start = blocks[i][0];
+            long end = start + blocks[i][1];
+            int j = i + 1;
+            while (j < n && blocks[j][0] == end) {
+                end += blocks[j][1];
+                j++;
+            }
+            runStart[runs] = start;
+            runLength[runs++] = end - start;
+            i = j;
+        }
+        long freed = 0;
+        for (int r = 0; r < runs; r += RUNS_PER_LOCK) {
+            synchronized (this) {
+                for (int k = r; k < Math.min(runs, r + RUNS_PER_LOCK); k++) {
+                    freed += freeRange(runStart[k], runLength[k]);
+                }
+            }
+        }
+        return freed;
+    }
+
+    private long freeRange(long offset, long block) {
+        Map.Entry<Long, Long> free = freeByOffset.floorEntry(offset + block - 1);
+        if (offset < 0 || offset + block > capacity || free != null && free.getKey() + free.getValue() > offset) {
+            throw new IllegalStateException("block " + offset + "+" + block + " is not allocated");
         }
         usedBytes -= block;
         long start = offset;

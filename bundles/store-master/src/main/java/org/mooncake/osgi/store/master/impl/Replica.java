@@ -8,7 +8,7 @@ record Replica(Segment segment, long offset, long size) {
         return new ReplicaLocation(segment.name(), segment.descriptor.endpoint(), offset, size);
     }
 
-    void free() {
-        segment.free(offset);
+    long free() {
+        return segment.free(offset, size);
     }
 }

@@ -37,8 +37,13 @@ final class Segment {
     }
 
     /** Frees a block and returns its rounded size; 0 if the segment is gone already. */
-    long free(long offset) {
-        return retired ? 0 : allocator.free(offset);
+    long free(long offset, long size) {
+        return retired ? 0 : allocator.free(offset, size);
+    }
+
+    /** Frees many blocks under one lock; 0 if the segment is gone already. */
+    long freeAll(long[] offsets, long[] sizes, int n) {
+        return retired ? 0 : allocator.freeAll(offsets, sizes, n);
     }
 
     void retire() {

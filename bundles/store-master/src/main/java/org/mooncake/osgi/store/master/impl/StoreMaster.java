@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
@@ -40,6 +41,8 @@ public final class StoreMaster implements MasterService {
     private volatile MasterSettings settings;
     private final InstantSource clock;
     private final Shard[] shards;
+    private final int shardShift;
+    private final AtomicLong versionSequence = new AtomicLong();
     private final Segments segments = new Segments();
     final CandidateIndex index = new CandidateIndex();
     final TypeCounters counters = new TypeCounters();
@@ -56,6 +59,7 @@ public final class StoreMaster implements MasterService {
         this.clock = clock;
         this.policies = policies;
         this.shards = new Shard[settings.shards()];
+        this.shardShift = 32 - Integer.numberOfTrailingZeros(settings.shards());
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard();
         }
@@ -96,10 +100,12 @@ public final class StoreMaster implements MasterService {
         return spaceShortage.getAndSet(false);
     }
 
+    /**
+     * The shard takes the top bits of a Fibonacci hash: HashMap indexes by the low bits, and
+     * if both used the same bits every key of a shard would land in one HashMap bucket.
+     */
     private Shard shardOf(ObjectKey key) {
-        int h = key.hashCode();
-        h ^= h >>> 16;
-        return shards[h & (shards.length - 1)];
+        return shardShift == 32 ? shards[0] : shards[(key.hashCode() * 0x9E3779B9) >>> shardShift];
     }
 
     private static void requireClient(String clientId) {
@@ -277,6 +283,7 @@ public final class StoreMaster implements MasterService {
             m.current = next;
             m.pending = null;
             pendingPuts.remove(key);
+            m.sequence = versionSequence.incrementAndGet();
             m.putTimeMs = now;
             m.lastAccessMs = now;
             m.hits = 0;
@@ -479,31 +486,27 @@ public final class StoreMaster implements MasterService {
 
     /**
      * Removes a planned victim if it is still what the planner saw and still evictable; returns
-     * the bytes freed (0 when it was skipped).
+     * its version, whose blocks the caller frees (in a batch), or null when it was skipped.
      */
-    long evictIfStillEligible(IndexEntry planned, long now, boolean softPinnedAllowed) {
+    Version evictIfStillEligible(IndexEntry planned, long now, boolean softPinnedAllowed) {
         ObjectMeta m = planned.meta;
         Shard shard = shardOf(m.key);
         shard.lock.lock();
         try {
             if (shard.objects.get(m.key) != m || m.indexEntry != planned || m.hardPinned
                     || m.leaseExpiresAtMs > now) {
-                return 0;
+                return null;
             }
             if (m.softPinDeadlineMs > now && (!softPinnedAllowed || !settings.allowEvictSoftPinned())) {
-                return 0;
+                return null;
             }
             Version v = m.current;
             counters.evicted(v.config().dataType(), v.sizeBytes());
             discardCurrent(m);
-            long freed = 0;
-            for (Replica r : v.replicas()) {
-                freed += r.segment().free(r.offset());
-            }
             if (m.pending == null) {
                 shard.objects.remove(m.key);
             }
-            return freed;
+            return v;
         } finally {
             shard.lock.unlock();
         }

@@ -25,9 +25,9 @@ class OffsetAllocatorTest {
         assertEquals(64, y);
         assertEquals(192, z);
         assertEquals(256, a.usedBytes());
-        a.free(y);
-        a.free(x);
-        a.free(z);
+        a.free(y, 100);
+        a.free(x, 1);
+        a.free(z, 64);
         assertEquals(0, a.usedBytes());
         assertEquals(1024, a.largestFreeExtent(), "all extents merged back into one");
         assertEquals(0, a.allocate(1024));
@@ -35,9 +35,14 @@ class OffsetAllocatorTest {
     }
 
     @Test
-    void freeingAnUnknownOffsetIsAnError() {
+    void freeingWhatIsNotAllocatedIsAnError() {
         OffsetAllocator a = new OffsetAllocator(1024);
-        assertThrows(IllegalStateException.class, () -> a.free(64));
+        assertThrows(IllegalStateException.class, () -> a.free(64, 64));
+        long x = a.allocate(128);
+        a.free(x, 128);
+        assertThrows(IllegalStateException.class, () -> a.free(x, 128), "double free");
+        assertThrows(IllegalStateException.class, () -> a.free(1024, 64), "outside the segment");
+        assertEquals(0, a.usedBytes());
     }
 
     @RepeatedTest(20)
@@ -59,11 +64,12 @@ class OffsetAllocatorTest {
             } else {
                 List<Long> keys = new ArrayList<>(live.keySet());
                 long off = keys.get(rnd.nextInt(keys.size()));
-                assertEquals(live.remove(off), a.free(off));
+                long block = live.remove(off);
+                assertEquals(block, a.free(off, block));
             }
             assertEquals(live.values().stream().mapToLong(Long::longValue).sum(), a.usedBytes());
         }
-        live.keySet().forEach(a::free);
+        live.forEach(a::free);
         assertEquals(1 << 20, a.largestFreeExtent());
     }
 }

@@ -1,0 +1,93 @@
+package org.mooncake.osgi.benchmarks;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Master metadata operations on 100,000 resident objects: a put (start + end + remove, so the
+ * store does not grow), a replica look-up (get) and an exists, on one and on two threads.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow"})
+public class MasterOpsBenchmark {
+    private static final int RESIDENT = 100_000;
+
+    private BenchStore store;
+    private final AtomicLong seq = new AtomicLong();
+    private ObjectKey[] keys;
+
+    @Setup
+    public void setUp() {
+        store = new BenchStore("lease-lru", BenchStore.capacityFor(RESIDENT, 0.5));
+        store.fill(RESIDENT);
+        keys = new ObjectKey[RESIDENT];
+        for (int i = 0; i < RESIDENT; i++) {
+            keys[i] = ObjectKey.of("obj-" + i);
+        }
+    }
+
+    private ObjectKey anyResident() {
+        return keys[ThreadLocalRandom.current().nextInt(RESIDENT)];
+    }
+
+    private void putCycle() {
+        ObjectKey k = ObjectKey.of("new-" + seq.incrementAndGet());
+        store.master.putStart("bench-client", k, BenchStore.KV_SIZE, BenchStore.KV, false);
+        store.master.putEnd("bench-client", k, 1);
+        store.master.remove(k, true);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public void putStartEndRemove1() {
+        putCycle();
+    }
+
+    @Benchmark
+    @Threads(2)
+    public void putStartEndRemove2() {
+        putCycle();
+    }
+
+    @Benchmark
+    @Threads(1)
+    public Object getReplicaList1() {
+        return store.master.getReplicaList(anyResident());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public Object getReplicaList2() {
+        return store.master.getReplicaList(anyResident());
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean exists1() {
+        return store.master.exists(anyResident());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public boolean exists2() {
+        return store.master.exists(anyResident());
+    }
+}
