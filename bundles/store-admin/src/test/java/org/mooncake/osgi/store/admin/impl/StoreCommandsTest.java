@@ -1,0 +1,63 @@
+package org.mooncake.osgi.store.admin.impl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.time.InstantSource;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.client.impl.EmbeddedStoreClient;
+import org.mooncake.osgi.store.master.impl.MasterSettings;
+import org.mooncake.osgi.store.master.impl.PolicySelector;
+import org.mooncake.osgi.store.master.impl.StoreMaster;
+import org.mooncake.osgi.transport.local.LocalTransport;
+
+class StoreCommandsTest {
+    private final Arena arena = Arena.ofShared();
+    private final StoreMaster master;
+    private final StoreCommands commands;
+
+    StoreCommandsTest() {
+        PolicySelector policies = new PolicySelector();
+        policies.add(new PolicySelector.Offer(new LeaseOrderPolicy(), LeaseOrderPolicy.NAME, 0, 1));
+        master = new StoreMaster(MasterSettings.DEFAULTS, InstantSource.system(), policies);
+        var client = EmbeddedStoreClient.create(master, List.of(new LocalTransport()), "shell", "default", "local",
+                InstantSource.system());
+        client.mountSegment(arena.allocate(1 << 20, 64));
+        commands = new StoreCommands(client, master, null);
+    }
+
+    @AfterEach
+    void close() {
+        arena.close();
+    }
+
+    @Test
+    void putGetQueryAndStatsSpeakPlainText() {
+        assertEquals("stored greeting (5 bytes)", commands.put("greeting", "hello"));
+        assertEquals("hello", commands.get("greeting"));
+        assertTrue(commands.put("img", "tensor", "10").contains("HIDDEN_STATE"));
+        assertTrue(commands.query("img").contains("HIDDEN_STATE"));
+        String stats = commands.stats();
+        assertTrue(stats.contains("policy lease-lru"), stats);
+        assertTrue(stats.contains("HIDDEN_STATE"), stats);
+        assertTrue(commands.segments().contains("shell/segment-1"));
+        assertEquals("active: lease-lru\navailable: lease-lru", commands.policy());
+        assertEquals("removed greeting", commands.remove("greeting", true));
+        assertEquals("no object greeting", commands.query("greeting"));
+    }
+
+    @Test
+    void badInputSurfacesTheStoreError() {
+        StoreException e = assertThrows(StoreException.class, () -> commands.put("k", "v", "77"));
+        assertEquals(ErrorCode.INVALID_PARAMS, e.errorCode());
+        assertEquals(ErrorCode.OBJECT_NOT_FOUND, assertThrows(StoreException.class, () -> commands.get("nope")).errorCode());
+    }
+}

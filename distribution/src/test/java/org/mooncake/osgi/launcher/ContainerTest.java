@@ -1,0 +1,94 @@
+package org.mooncake.osgi.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.Bundle;
+import org.osgi.util.tracker.ServiceTracker;
+
+/** The launcher as bin/mooncake runs it, against the assembled target/mooncake. */
+class ContainerTest {
+    private static final Path HOME = Path.of(System.getProperty("mooncake.home"));
+
+    /** A private copy of the home, so tests neither share runtime/ nor port 9003. */
+    private static Path copyOfHome(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(HOME)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path to = dir.resolve(HOME.relativize(p).toString());
+                if (p.startsWith(HOME.resolve("runtime"))) {
+                    continue;
+                }
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(p, to);
+                }
+            }
+        }
+        Files.writeString(dir.resolve("etc/org.mooncake.osgi.store.admin.http.cfg"), "port=0\nbind.address=127.0.0.1\n");
+        return dir;
+    }
+
+    @Test
+    void everyFeatureBundleIsInSystemAndEveryOwnBundleIsInAFeature() throws IOException {
+        FeatureReader features = new FeatureReader(HOME.resolve("features"));
+        Set<String> named = features.bundlesOf(List.of("core", "shell", "policies"));
+        for (String id : named) {
+            assertTrue(Files.isRegularFile(Feature.bundlePath(HOME.resolve("system"), id)), id + " missing from system/");
+        }
+        Set<String> own = new TreeSet<>();
+        try (Stream<Path> jars = Files.walk(HOME.resolve("system/org/mooncake/osgi"))) {
+            jars.filter(p -> p.toString().endsWith(".jar")).forEach(p -> own.add(p.getParent().getParent().getFileName().toString()));
+        }
+        Set<String> ownNamed = new TreeSet<>();
+        named.stream().filter(id -> id.startsWith("org.mooncake.osgi:")).forEach(id -> ownNamed.add(id.split(":")[1]));
+        assertEquals(own, ownNamed);
+    }
+
+    @Test
+    void theAllInOneProfileStartsEveryBundleAndTheStoreWorks(@TempDir Path dir) throws Exception {
+        Path home = copyOfHome(dir);
+        List<String> profile = new FeatureReader(home.resolve("features")).profile("all-in-one");
+        Container c = Container.start(home, profile, Map.of("gosh.args", "--nointeractive"));
+        try {
+            for (Bundle b : c.context().getBundles()) {
+                assertEquals(Bundle.ACTIVE, b.getState(), b.getSymbolicName() + " is not active");
+            }
+            assertTrue(Arrays.stream(c.context().getBundles()).anyMatch(
+                    b -> b.getSymbolicName().equals("org.mooncake.osgi.store.master")));
+            assertTrue(Files.readString(home.resolve("etc/org.apache.felix.fileinstall-deploy.cfg"))
+                    .contains(home.resolve("deploy").toAbsolutePath().toString()));
+            ServiceTracker<Object, Object> client = new ServiceTracker<>(c.context(),
+                    "org.mooncake.osgi.store.api.StoreClient", null);
+            client.open(true);
+            assertTrue(client.waitForService(30_000) != null, "the embedded client came up");
+            client.close();
+        } finally {
+            c.stop();
+        }
+    }
+
+    @Test
+    void aMissingBundleOrProfileFailsTheStartWithItsName(@TempDir Path dir) throws Exception {
+        Path home = copyOfHome(dir);
+        Files.writeString(home.resolve("features/broken.json"),
+                "{\"id\":\"x:broken:osgifeature:1\",\"bundles\":[{\"id\":\"org.example:nothing:1.0\"}]}");
+        IOException e = assertThrows(IOException.class, () -> Container.start(home, List.of("broken"), Map.of()));
+        assertTrue(e.getMessage().contains("org.example:nothing:1.0"), e.getMessage());
+        IOException p = assertThrows(IOException.class, () -> new FeatureReader(home.resolve("features")).profile("nope"));
+        assertTrue(p.getMessage().contains("all-in-one"), p.getMessage());
+    }
+}
