@@ -37,6 +37,25 @@ final class ContainerOptions {
                 .resolve(artifactId + "-" + version + ".jar");
     }
 
+    /**
+     * etc/ and deploy/ of the container, laid out as the launcher lays them out (FileInstall on
+     * etc/, a second watcher on deploy/), in fresh folders the test finds through system
+     * properties; the admin endpoint takes a free port so parallel containers never clash.
+     */
+    private static List<Option> folders() throws IOException {
+        Path etc = Files.createTempDirectory("mooncake-etc");
+        Path deploy = Files.createTempDirectory("mooncake-deploy");
+        Files.writeString(etc.resolve("org.apache.felix.fileinstall-deploy.cfg"),
+                "felix.fileinstall.dir=" + deploy + "\nfelix.fileinstall.poll=100\nfelix.fileinstall.noInitialDelay=true\n");
+        Files.writeString(etc.resolve("org.mooncake.osgi.store.admin.http.cfg"), "port=0\nbind.address=127.0.0.1\n");
+        return List.of(frameworkProperty("felix.fileinstall.dir").value(etc.toString()),
+                frameworkProperty("felix.fileinstall.poll").value("100"),
+                frameworkProperty("felix.fileinstall.log.level").value("4"),
+                frameworkProperty("felix.fileinstall.noInitialDelay").value("true"),
+                systemProperty("mooncake.test.etc").value(etc.toString()),
+                systemProperty("mooncake.test.deploy").value(deploy.toString()));
+    }
+
     static Option[] features(String... names) throws IOException {
         ObjectMapper json = new ObjectMapper();
         Set<String> ids = new LinkedHashSet<>();
@@ -55,9 +74,8 @@ final class ContainerOptions {
         }
         options.add(junitBundles());
         options.add(cleanCaches());
-        // small segments so that eviction happens within a test's few thousand objects
         options.add(systemProperty("java.util.logging.config.file").value(home().resolve("etc/logging.properties").toString()));
-        options.add(frameworkProperty("felix.fileinstall.dir").value(Files.createTempDirectory("mooncake-etc").toString()));
+        options.addAll(folders());
         return options.toArray(Option[]::new);
     }
 }

@@ -69,7 +69,7 @@ public class PolicyHotSwapIT {
         assertTrue(c.getAttributes().isEmpty() || !c.getAttributes().contains(ConfigurationAttribute.READ_ONLY));
     }
 
-    private long awaitPolicyPlanning(String name) throws InterruptedException {
+    private long awaitPolicyPlanning(String name) throws Exception {
         long start = System.nanoTime();
         Await.until("policy " + name + " active", () -> name.equals(master.stats().activePolicy()));
         long tookNanos = System.nanoTime() - start;

@@ -62,6 +62,18 @@ public final class TypeAwarePolicy implements EvictionPolicy {
         return NAME;
     }
 
+    @Override
+    public String describe() {
+        StringBuilder b = new StringBuilder(NAME);
+        for (TypeRule r : rules().values()) {
+            if (!r.equals(TypeRule.defaults(r.type()))) {
+                b.append(String.format(java.util.Locale.ROOT, "%n  %s reuse_scale=%s soft_pin_weight=%s eviction_grace_ms=%d budget_ratio=%s",
+                        r.type(), r.reuseScale(), r.softPinWeight(), r.graceMs(), r.hasBudget() ? r.budgetRatio() : "none"));
+            }
+        }
+        return b.toString();
+    }
+
     /** The rule per type; the most recently bound wins when two name one type. */
     Map<ObjectDataType, TypeRule> rules() {
         Map<ObjectDataType, TypeRule> m = new EnumMap<>(ObjectDataType.class);

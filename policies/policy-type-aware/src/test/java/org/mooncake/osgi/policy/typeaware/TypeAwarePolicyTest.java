@@ -154,6 +154,15 @@ class TypeAwarePolicyTest {
     }
 
     @Test
+    void describeListsOnlyConfiguredTypes() {
+        String d = new TypeAwarePolicy(List.of(new TypeRule(ObjectDataType.HIDDEN_STATE, 8, 1, 10_000, 0.12))).describe();
+        assertTrue(d.startsWith("type-aware"), d);
+        assertTrue(d.contains("HIDDEN_STATE reuse_scale=8.0 soft_pin_weight=1.0 eviction_grace_ms=10000 budget_ratio=0.12"), d);
+        assertFalse(d.contains("KVCACHE"), d);
+        assertEquals("type-aware", new TypeAwarePolicy().describe());
+    }
+
+    @Test
     void withinTheGraceAnObjectScoresZero() {
         TypeRule r = new TypeRule(ObjectDataType.HIDDEN_STATE, 2, 3, 1000, Double.NaN);
         assertEquals(0, r.score(5000, 4500, false));

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Dictionary;
 import java.util.Hashtable;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -20,6 +21,9 @@ import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 
 /**
  * The {@code store:*} shell commands. Each returns text for Gogo to print; errors surface as
@@ -35,6 +39,9 @@ public final class StoreCommands {
     private final StoreClient client;
     private final MasterService master;
     private final ConfigurationAdmin configAdmin;
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    private volatile List<EvictionPolicy> policies = List.of();
 
     @Activate
     public StoreCommands(@Reference StoreClient client, @Reference MasterService master,
@@ -106,10 +113,12 @@ public final class StoreCommands {
                 .collect(Collectors.joining("\n"));
     }
 
-    @Descriptor("show the active eviction policy and those available")
+    @Descriptor("show the active eviction policy, its settings, and the policies available")
     public String policy() {
         MasterStats s = master.stats();
-        return "active: " + s.activePolicy() + "\navailable: " + String.join(", ", s.availablePolicies());
+        String settings = policies.stream().filter(p -> p.name().equals(s.activePolicy())).findFirst()
+                .map(EvictionPolicy::describe).orElse(s.activePolicy());
+        return "active: " + settings + "\navailable: " + String.join(", ", s.availablePolicies());
     }
 
     @Descriptor("make the named eviction policy active (\"\" for the highest-ranked)")

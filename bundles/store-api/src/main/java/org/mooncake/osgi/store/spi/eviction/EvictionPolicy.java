@@ -18,6 +18,11 @@ public interface EvictionPolicy {
 
     String name();
 
+    /** The policy and the settings it plans with now, for operators (shell, logs). */
+    default String describe() {
+        return name();
+    }
+
     /**
      * Victims in the order they should go, lazily. Only candidates for which
      * {@link EvictionRequest#eligible} holds may be returned; the master stops pulling once its

@@ -13,6 +13,11 @@ final class ObjectMeta {
     Version current;
     /** A put in progress (a first put, or an upsert over {@link #current}). */
     Version pending;
+    /**
+     * The pending put was cancelled (forced remove, lost segment) while its writer may still be
+     * copying: its blocks stay reserved until the writer revokes or the release timeout.
+     */
+    boolean pendingAborted;
 
     /** Assigned at each put-end: orders versions, breaks lease ties. */
     long sequence;

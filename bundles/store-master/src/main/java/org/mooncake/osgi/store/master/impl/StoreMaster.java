@@ -153,9 +153,7 @@ public final class StoreMaster implements MasterService {
                 while (it.hasNext()) {
                     ObjectMeta m = it.next();
                     if (m.pending != null && m.pending.uses(s)) {
-                        m.pending.freeAll();
-                        m.pending = null;
-                        pendingPuts.remove(m.key);
+                        m.pendingAborted = true;
                     }
                     if (m.current != null && m.current.uses(s)) {
                         Version left = m.current.without(s);
@@ -169,6 +167,7 @@ public final class StoreMaster implements MasterService {
                     if (m.current == null && m.pending == null) {
                         it.remove();
                     }
+
                 }
             } finally {
                 shard.lock.unlock();
@@ -214,15 +213,14 @@ public final class StoreMaster implements MasterService {
         try {
             ObjectMeta m = shard.objects.get(key);
             if (m != null && m.pending != null) {
-                if (now - m.pending.startMs() < cfg.putStartDiscardTimeoutMs()) {
+                if (!m.pendingAborted && now - m.pending.startMs() < cfg.putStartDiscardTimeoutMs()) {
                     throw new StoreException(ErrorCode.OBJECT_ALREADY_EXISTS, "a put of " + key + " is in progress");
                 }
                 // Zombie: the writer may still be copying, so its blocks wait for the release timeout.
                 deferred.add(m.pending, m.pending.startMs() + cfg.putStartReleaseTimeoutMs());
                 LOG.log(Level.INFO, "put of {0} by {1} discarded after {2} ms", key, m.pending.writerId(),
                         now - m.pending.startMs());
-                m.pending = null;
-                pendingPuts.remove(key);
+                clearPending(m);
             }
             if (m != null && m.current != null && !upsert) {
                 throw new StoreException(ErrorCode.OBJECT_ALREADY_EXISTS, "object " + key + " exists");
@@ -243,11 +241,19 @@ public final class StoreMaster implements MasterService {
                 shard.objects.put(key, m);
             }
             m.pending = new Version(clientId, sizeBytes, config, replicas, now, 0);
+            m.pendingAborted = false;
             pendingPuts.put(key, now);
             return replicas.stream().map(Replica::location).toList();
         } finally {
             shard.lock.unlock();
         }
+    }
+
+    /** Forgets the pending put (its blocks are the caller's business). Caller holds the shard lock. */
+    private void clearPending(ObjectMeta m) {
+        m.pending = null;
+        m.pendingAborted = false;
+        pendingPuts.remove(m.key);
     }
 
     private ObjectMeta pendingOf(Shard shard, String clientId, ObjectKey key) {
@@ -272,6 +278,10 @@ public final class StoreMaster implements MasterService {
         shard.lock.lock();
         try {
             ObjectMeta m = pendingOf(shard, clientId, key);
+            if (m.pendingAborted) {
+                throw new StoreException(ErrorCode.OBJECT_NOT_FOUND,
+                        "the put of " + key + " was cancelled while being written (removed, or a segment was lost); revoke it");
+            }
             Version next = m.pending.withCrc(crc32c);
             if (m.current != null) {
                 Version old = m.current;
@@ -281,8 +291,7 @@ public final class StoreMaster implements MasterService {
             }
             ReplicateConfig c = next.config();
             m.current = next;
-            m.pending = null;
-            pendingPuts.remove(key);
+            clearPending(m);
             m.sequence = versionSequence.incrementAndGet();
             m.putTimeMs = now;
             m.lastAccessMs = now;
@@ -310,8 +319,7 @@ public final class StoreMaster implements MasterService {
         try {
             ObjectMeta m = pendingOf(shard, clientId, key);
             m.pending.freeAll();
-            m.pending = null;
-            pendingPuts.remove(key);
+            clearPending(m);
             if (m.current == null) {
                 shard.objects.remove(key);
             }
@@ -348,6 +356,9 @@ public final class StoreMaster implements MasterService {
         }
         if (!m.readable()) {
             counters.miss(m.pending.config().dataType());
+            if (m.pendingAborted) {
+                throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + key);
+            }
             throw new StoreException(ErrorCode.REPLICA_IS_NOT_READY, "object " + key + " is still being written");
         }
         return m;
@@ -392,7 +403,8 @@ public final class StoreMaster implements MasterService {
                 return Optional.empty();
             }
             Version v = m.current != null ? m.current : m.pending;
-            return Optional.of(new ObjectInfo(key, m.current != null ? "COMPLETE" : "PROCESSING", v.sizeBytes(),
+            String state = m.current != null ? "COMPLETE" : m.pendingAborted ? "CANCELLED" : "PROCESSING";
+            return Optional.of(new ObjectInfo(key, state, v.sizeBytes(),
                     v.config().dataType(), v.crc32c(), m.putTimeMs, m.leaseExpiresAtMs, m.softPinDeadlineMs,
                     m.hardPinned, m.hits, v.config().recomputeCostMs(), v.config().groupId(),
                     v.replicas().stream().map(Replica::location).toList()));
@@ -422,6 +434,9 @@ public final class StoreMaster implements MasterService {
     private void removeLocked(Shard shard, ObjectMeta m, boolean force) {
         long now = now();
         if (!m.readable()) {
+            if (m.pendingAborted) {
+                throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + m.key);
+            }
             if (!force) {
                 throw new StoreException(ErrorCode.REPLICA_IS_NOT_READY,
                         "object " + m.key + " is still being written; remove with force to revoke the put");
@@ -436,9 +451,8 @@ public final class StoreMaster implements MasterService {
             deferred.add(v, Math.max(now, m.leaseExpiresAtMs));
         }
         if (m.pending != null && force) {
-            m.pending.freeAll();
-            m.pending = null;
-            pendingPuts.remove(m.key);
+            // the writer may still be copying into these blocks: they wait for its revoke
+            m.pendingAborted = true;
         }
         if (m.pending == null) {
             shard.objects.remove(m.key);
@@ -541,8 +555,7 @@ public final class StoreMaster implements MasterService {
             if (m != null && m.pending != null && m.pending.startMs() == startMs) {
                 LOG.log(Level.INFO, "reclaiming put of {0} abandoned by {1}", key, m.pending.writerId());
                 m.pending.freeAll();
-                m.pending = null;
-                pendingPuts.remove(key, startMs);
+                clearPending(m);
                 if (m.current == null) {
                     shard.objects.remove(key);
                 }

@@ -1,0 +1,98 @@
+package org.mooncake.osgi.itests;
+
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+
+import javax.inject.Inject;
+
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.mooncake.osgi.store.master.MasterService;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
+import org.osgi.service.component.runtime.ServiceComponentRuntime;
+import org.osgi.service.component.runtime.dto.ComponentConfigurationDTO;
+
+/** The README's operator workflow, through the file system only: deploy/ for bundles, etc/ for configuration. */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class DeployFolderIT {
+    private static final String RULE = "org.mooncake.osgi.policy.typeaware.TypeRuleConfiguration";
+
+    @Inject
+    private MasterService master;
+
+    @Inject
+    private BundleContext context;
+
+    @Inject
+    private ServiceComponentRuntime scr;
+
+    @Configuration
+    public Option[] config() throws IOException {
+        return ContainerOptions.features("core");
+    }
+
+    /** What the type-aware policy says it plans with. */
+    private String typeAwareSettings() throws InvalidSyntaxException {
+        var refs = context.getServiceReferences(EvictionPolicy.class, "(eviction.policy.name=type-aware)");
+        if (refs.isEmpty()) {
+            return "";
+        }
+        EvictionPolicy p = context.getService(refs.iterator().next());
+        try {
+            return p.describe();
+        } finally {
+            context.ungetService(refs.iterator().next());
+        }
+    }
+
+    private boolean ruleRefused(String property) {
+        return scr.getComponentDescriptionDTOs().stream().filter(d -> d.name.equals(RULE))
+                .flatMap(d -> scr.getComponentConfigurationDTOs(d).stream())
+                .anyMatch(c -> c.state == ComponentConfigurationDTO.FAILED_ACTIVATION && c.failure != null
+                        && c.failure.contains(property));
+    }
+
+    @Test
+    public void aJarInDeployTakesOverEvictionAndRulesInEtcConfigureIt() throws Exception {
+        Path deploy = Path.of(System.getProperty("mooncake.test.deploy"));
+        Path etc = Path.of(System.getProperty("mooncake.test.etc"));
+        Await.until("the default policy", () -> "lease-lru".equals(master.stats().activePolicy()));
+
+        Path jar = ContainerOptions.jar("org.mooncake.osgi", "policy-type-aware", System.getProperty("mooncake.version"));
+        Path dropped = deploy.resolve(jar.getFileName());
+        // copied beside deploy/ and moved in whole: FileInstall must never see half a jar
+        Path staging = Files.createTempFile(deploy.getParent(), "policy", ".part");
+        Files.copy(jar, staging, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(staging, dropped, StandardCopyOption.ATOMIC_MOVE);
+        Await.until("type-aware deployed and active", () -> "type-aware".equals(master.stats().activePolicy()));
+
+        Files.writeString(etc.resolve("org.mooncake.osgi.policy.typeaware.rule-hidden.cfg"),
+                "data.type=HIDDEN_STATE\nreuse.scale=8\neviction.grace.ms=10000\nbudget.ratio=0.12\n");
+        Await.until("the hidden-state rule in force", () -> typeAwareSettings().contains("HIDDEN_STATE reuse_scale=8.0"));
+
+        Files.writeString(etc.resolve("org.mooncake.osgi.policy.typeaware.rule-bad.cfg"),
+                "data.type=KVCACHE\nreuse.scale=0\n");
+        Await.until("the bad rule refused, naming reuse_scale", () -> ruleRefused("reuse_scale"));
+        String settings = typeAwareSettings();
+        assertTrue(settings, settings.contains("HIDDEN_STATE reuse_scale=8.0") && !settings.contains("KVCACHE"));
+        assertTrue("the policy stays", "type-aware".equals(master.stats().activePolicy()));
+
+        Files.delete(dropped);
+        Await.until("fallback to the default", () -> "lease-lru".equals(master.stats().activePolicy()));
+        Await.until("the bundle uninstalled", () -> Arrays.stream(context.getBundles()).noneMatch(
+                b -> "org.mooncake.osgi.policy.type.aware".equals(b.getSymbolicName())));
+    }
+}
