@@ -1,10 +1,7 @@
 package org.mooncake.osgi.policy.leaselru;
 
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
 
-import org.mooncake.osgi.store.spi.eviction.CandidateGroup;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 import org.mooncake.osgi.store.spi.eviction.Candidates;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
@@ -28,16 +25,6 @@ public final class LeaseOrderPolicy implements EvictionPolicy {
 
     @Override
     public Iterator<CandidateView> plan(EvictionRequest request) {
-        List<Iterator<CandidateView>> unpinned = new ArrayList<>();
-        List<Iterator<CandidateView>> pinned = new ArrayList<>();
-        for (CandidateGroup g : request.groups()) {
-            List<Iterator<CandidateView>> parts = Candidates.eligibleByPin(g, request);
-            unpinned.add(parts.get(0));
-            if (parts.size() > 1) {
-                pinned.add(parts.get(1));
-            }
-        }
-        return Candidates.concat(List.of(Candidates.merge(unpinned, Candidates.LEASE_ORDER),
-                Candidates.merge(pinned, Candidates.LEASE_ORDER)));
+        return Candidates.unpinnedThenPinned(request, Candidates.LEASE_ORDER);
     }
 }

@@ -102,17 +102,7 @@ public final class TypeAwarePolicy implements EvictionPolicy {
                 plan.add(overBudget(rule, request, byScore));
             }
         }
-        List<Iterator<CandidateView>> unpinned = new ArrayList<>();
-        List<Iterator<CandidateView>> pinned = new ArrayList<>();
-        for (CandidateGroup g : request.groups()) {
-            List<Iterator<CandidateView>> parts = Candidates.eligibleByPin(g, request);
-            unpinned.add(parts.get(0));
-            if (parts.size() > 1) {
-                pinned.add(parts.get(1));
-            }
-        }
-        plan.add(Candidates.merge(unpinned, byScore));
-        plan.add(Candidates.merge(pinned, byScore));
+        plan.add(Candidates.unpinnedThenPinned(request, byScore));
         return Candidates.concat(plan);
     }
 

@@ -19,61 +19,62 @@ public final class Candidates {
     private Candidates() {
     }
 
+    /** An iterator that finds its next element ahead of time; {@code null} means the end. */
+    private abstract static class Lookahead implements Iterator<CandidateView> {
+        private CandidateView next;
+        private boolean done;
+
+        /** The next element, or null when there is none. */
+        abstract CandidateView computeNext();
+
+        @Override
+        public boolean hasNext() {
+            if (next == null && !done) {
+                next = computeNext();
+                done = next == null;
+            }
+            return next != null;
+        }
+
+        @Override
+        public CandidateView next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            CandidateView c = next;
+            next = null;
+            return c;
+        }
+    }
+
     /** Elements of {@code source} that satisfy {@code keep}. */
     public static Iterator<CandidateView> filter(Iterator<CandidateView> source, Predicate<CandidateView> keep) {
-        return new Iterator<>() {
-            private CandidateView next;
-
+        return new Lookahead() {
             @Override
-            public boolean hasNext() {
-                while (next == null && source.hasNext()) {
+            CandidateView computeNext() {
+                while (source.hasNext()) {
                     CandidateView c = source.next();
                     if (keep.test(c)) {
-                        next = c;
+                        return c;
                     }
                 }
-                return next != null;
-            }
-
-            @Override
-            public CandidateView next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                CandidateView c = next;
-                next = null;
-                return c;
+                return null;
             }
         };
     }
 
     /** Stops {@code source} at the first element that fails {@code keepGoing}. */
     public static Iterator<CandidateView> takeWhile(Iterator<CandidateView> source, Predicate<CandidateView> keepGoing) {
-        return new Iterator<>() {
-            private CandidateView next;
-            private boolean done;
-
+        return new Lookahead() {
             @Override
-            public boolean hasNext() {
-                if (next == null && !done && source.hasNext()) {
+            CandidateView computeNext() {
+                if (source.hasNext()) {
                     CandidateView c = source.next();
                     if (keepGoing.test(c)) {
-                        next = c;
-                    } else {
-                        done = true;
+                        return c;
                     }
                 }
-                return next != null;
-            }
-
-            @Override
-            public CandidateView next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                CandidateView c = next;
-                next = null;
-                return c;
+                return null;
             }
         };
     }
@@ -137,6 +138,24 @@ public final class Candidates {
                 return queue.get(i).next();
             }
         };
+    }
+
+    /**
+     * Upstream's pass order under any ranking that is monotone in the lease within a group:
+     * eligible objects not soft-pinned first, merged across groups by {@code order}; then, in
+     * pass 2, the soft-pinned ones, merged likewise.
+     */
+    public static Iterator<CandidateView> unpinnedThenPinned(EvictionRequest request, Comparator<CandidateView> order) {
+        List<Iterator<CandidateView>> unpinned = new ArrayList<>();
+        List<Iterator<CandidateView>> pinned = new ArrayList<>();
+        for (CandidateGroup g : request.groups()) {
+            List<Iterator<CandidateView>> parts = eligibleByPin(g, request);
+            unpinned.add(parts.get(0));
+            if (parts.size() > 1) {
+                pinned.add(parts.get(1));
+            }
+        }
+        return concat(List.of(merge(unpinned, order), merge(pinned, order)));
     }
 
     /**

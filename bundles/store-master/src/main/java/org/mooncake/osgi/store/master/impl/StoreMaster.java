@@ -256,6 +256,15 @@ public final class StoreMaster implements MasterService {
         pendingPuts.remove(m.key);
     }
 
+    /** Frees the pending put's blocks and forgets it (and the key, if nothing is readable). Caller holds the lock. */
+    private void revokePending(Shard shard, ObjectMeta m) {
+        m.pending.freeAll();
+        clearPending(m);
+        if (m.current == null) {
+            shard.objects.remove(m.key);
+        }
+    }
+
     private ObjectMeta pendingOf(Shard shard, String clientId, ObjectKey key) {
         ObjectMeta m = shard.objects.get(key);
         if (m == null || m.pending == null) {
@@ -317,12 +326,7 @@ public final class StoreMaster implements MasterService {
         Shard shard = shardOf(key);
         shard.lock.lock();
         try {
-            ObjectMeta m = pendingOf(shard, clientId, key);
-            m.pending.freeAll();
-            clearPending(m);
-            if (m.current == null) {
-                shard.objects.remove(key);
-            }
+            revokePending(shard, pendingOf(shard, clientId, key));
         } finally {
             shard.lock.unlock();
         }
@@ -448,7 +452,11 @@ public final class StoreMaster implements MasterService {
         if (m.current != null) {
             Version v = m.current;
             discardCurrent(m);
-            deferred.add(v, Math.max(now, m.leaseExpiresAtMs));
+            if (m.leaseExpiresAtMs > now) {
+                deferred.add(v, m.leaseExpiresAtMs); // a reader may still be copying
+            } else {
+                v.freeAll();
+            }
         }
         if (m.pending != null && force) {
             // the writer may still be copying into these blocks: they wait for its revoke
@@ -457,7 +465,6 @@ public final class StoreMaster implements MasterService {
         if (m.pending == null) {
             shard.objects.remove(m.key);
         }
-        deferred.releaseDue(now);
     }
 
     @Override
@@ -554,11 +561,7 @@ public final class StoreMaster implements MasterService {
             ObjectMeta m = shard.objects.get(key);
             if (m != null && m.pending != null && m.pending.startMs() == startMs) {
                 LOG.log(Level.INFO, "reclaiming put of {0} abandoned by {1}", key, m.pending.writerId());
-                m.pending.freeAll();
-                clearPending(m);
-                if (m.current == null) {
-                    shard.objects.remove(key);
-                }
+                revokePending(shard, m);
             }
         } finally {
             shard.lock.unlock();

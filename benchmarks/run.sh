@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the benchmarks and writes results, charts and a machine description to docs/benchmarks/.
+#   benchmarks/run.sh            all (about 6 minutes on 2 cores)
+#   benchmarks/run.sh quick      fewer iterations, for a smoke run
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source distribution/src/main/dist/bin/java-home.sh
+out=docs/benchmarks
+mkdir -p "$out"
+./mvnw -B -q -ntp -DskipTests install -pl benchmarks -am
+jar=benchmarks/target/benchmarks.jar
+java=("$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -Djava.util.logging.config.file=/dev/null)
+iters=(-wi 3 -i 10)
+[ "${1:-}" = quick ] && iters=(-wi 1 -i 3)
+
+echo "== machine" | tee "$out/machine.txt"
+{ lscpu | grep -E 'Model name|^CPU\(s\)'; free -g | sed -n 2p; "$JAVA_HOME/bin/java" -version 2>&1 | head -1; date -u; } | tee -a "$out/machine.txt"
+
+echo "== master metadata operations (JMH)"
+"${java[@]}" -jar "$jar" MasterOpsBenchmark -wi 2 -i 5 -w 1 -r 1 -rf json -rff "$out/master-ops.json"
+echo "== eviction round at 1e5 and 1e6 objects per policy (JMH)"
+"${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -rf json -rff "$out/eviction-round.json"
+echo "== operations beside an eviction round"
+"${java[@]}" -Xmx8g -cp "$jar" org.mooncake.osgi.benchmarks.EvictionStallProbe 1000000 3 | tee "$out/eviction-stall.txt"
+
+"${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/master-ops.json" "$out/master-ops.png" \
+  "Master operations, 100k resident objects (higher is better)"
+"${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/eviction-round.json" "$out/eviction-round.png" \
+  "One eviction round freeing 6% of capacity (lower is better)" policy

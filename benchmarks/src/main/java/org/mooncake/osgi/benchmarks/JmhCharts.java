@@ -1,0 +1,69 @@
+package org.mooncake.osgi.benchmarks;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Draws JMH JSON results as bar charts (PNG): one bar per benchmark, grouped by the series
+ * parameter, with the score's error as error bars.
+ *
+ * <p>{@code JmhCharts RESULT.json OUT.png TITLE [SERIES_PARAM]}
+ */
+public final class JmhCharts {
+    private JmhCharts() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 3) {
+            System.err.println("usage: JmhCharts RESULT.json OUT.png TITLE [SERIES_PARAM]");
+            System.exit(2);
+        }
+        System.setProperty("java.awt.headless", "true");
+        JsonNode results = new ObjectMapper().readTree(new File(args[0]));
+        String seriesParam = args.length > 3 ? args[3] : null;
+        Map<String, Map<String, double[]>> series = new LinkedHashMap<>();
+        String unit = "";
+        for (JsonNode r : results) {
+            String name = r.get("benchmark").asText().replaceAll(".*\\.", "");
+            String category = name;
+            String s = "score";
+            JsonNode params = r.path("params");
+            if (seriesParam != null && params.has(seriesParam)) {
+                s = params.get(seriesParam).asText();
+                List<String> rest = new ArrayList<>();
+                params.fieldNames().forEachRemaining(f -> {
+                    if (!f.equals(seriesParam)) {
+                        rest.add(f + "=" + params.get(f).asText());
+                    }
+                });
+                category = rest.isEmpty() ? name : String.join(" ", rest);
+            }
+            JsonNode m = r.get("primaryMetric");
+            unit = m.get("scoreUnit").asText();
+            double err = m.get("scoreError").isNumber() ? m.get("scoreError").asDouble() : 0;
+            series.computeIfAbsent(s, k -> new LinkedHashMap<>()).put(category,
+                    new double[] {m.get("score").asDouble(), Double.isNaN(err) ? 0 : err});
+        }
+        CategoryChart chart = new CategoryChartBuilder().width(900).height(500).title(args[2]).yAxisTitle(unit).build();
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        for (var e : series.entrySet()) {
+            List<String> xs = new ArrayList<>(e.getValue().keySet());
+            List<Double> ys = xs.stream().map(x -> e.getValue().get(x)[0]).toList();
+            List<Double> errs = xs.stream().map(x -> e.getValue().get(x)[1]).toList();
+            chart.addSeries(e.getKey(), xs, ys, errs);
+        }
+        BitmapEncoder.saveBitmap(chart, args[1], BitmapEncoder.BitmapFormat.PNG);
+        System.out.println("wrote " + args[1]);
+    }
+}
