@@ -15,16 +15,16 @@ public record MasterSettings(long defaultLeaseTtlMs, long defaultSoftPinTtlMs, l
             10_000, 30_000, 600_000, AllocationStrategy.RANDOM, 1024, "");
 
     public MasterSettings {
-        check(defaultLeaseTtlMs > 0 && defaultLeaseTtlMs <= 3_600_000, "default_kv_lease_ttl must be 1 ms to 1 h");
-        check(maxSoftPinTtlMs > 0, "max_kv_soft_pin_ttl must be > 0");
+        check(defaultLeaseTtlMs > 0 && defaultLeaseTtlMs <= 3_600_000, "kv.lease.ttl.ms must be 1 ms to 1 h");
+        check(maxSoftPinTtlMs > 0, "max.kv.soft.pin.ttl.ms must be > 0");
         check(defaultSoftPinTtlMs > 0 && defaultSoftPinTtlMs <= maxSoftPinTtlMs,
-                "default_kv_soft_pin_ttl must be > 0 and <= max_kv_soft_pin_ttl");
-        check(evictionRatio > 0 && evictionRatio <= 1, "eviction_ratio must be in (0, 1]");
-        check(highWatermark > 0 && highWatermark <= 1, "eviction_high_watermark_ratio must be in (0, 1]");
-        check(clientTtlMs > 0, "client_ttl must be > 0");
+                "kv.soft.pin.ttl.ms must be > 0 and <= max.kv.soft.pin.ttl.ms");
+        check(evictionRatio > 0 && evictionRatio <= 1, "eviction.ratio must be in (0, 1]");
+        check(highWatermark > 0 && highWatermark <= 1, "eviction.high.watermark.ratio must be in (0, 1]");
+        check(clientTtlMs > 0, "client.ttl.ms must be > 0");
         check(putStartDiscardTimeoutMs > 0 && putStartReleaseTimeoutMs >= putStartDiscardTimeoutMs,
-                "put_start_release_timeout must be >= put_start_discard_timeout > 0");
-        check(allocationStrategy != null, "allocation strategy is required");
+                "put.start.release.timeout.ms must be >= put.start.discard.timeout.ms > 0");
+        check(allocationStrategy != null, "allocation.strategy is required");
         check(shards > 0 && Integer.bitCount(shards) == 1, "shards must be a power of two");
         preferredPolicy = preferredPolicy == null ? "" : preferredPolicy.trim();
     }

@@ -1,0 +1,79 @@
+package org.mooncake.osgi.store.client.impl;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.annotation.Annotation;
+import java.time.InstantSource;
+
+import org.junit.jupiter.api.Test;
+import org.mooncake.osgi.store.master.impl.MasterSettings;
+import org.mooncake.osgi.store.master.impl.PolicySelector;
+import org.mooncake.osgi.store.master.impl.StoreMaster;
+import org.mooncake.osgi.transport.local.LocalTransport;
+
+class StoreClientComponentTest {
+    private final StoreMaster master = new StoreMaster(MasterSettings.DEFAULTS, InstantSource.system(), new PolicySelector());
+
+    private static StoreClientComponent.Config config(long segment, long buffer) {
+        return new StoreClientComponent.Config() {
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return StoreClientComponent.Config.class;
+            }
+
+            @Override
+            public String client_id() {
+                return "";
+            }
+
+            @Override
+            public String tenant() {
+                return "t1";
+            }
+
+            @Override
+            public long global_segment_size() {
+                return segment;
+            }
+
+            @Override
+            public long local_buffer_size() {
+                return buffer;
+            }
+
+            @Override
+            public long heartbeat_interval_ms() {
+                return 1000;
+            }
+
+            @Override
+            public String segmentTransport_target() {
+                return "(transport.protocol=local)";
+            }
+        };
+    }
+
+    @Test
+    void itContributesItsSegmentWhileActiveAndWithdrawsItAfter() {
+        StoreClientComponent c = new StoreClientComponent(config(1 << 20, 1 << 16), master, new LocalTransport());
+        assertEquals(1, master.segments().size());
+        assertTrue(master.segments().getFirst().name().startsWith("embedded-"));
+        c.put("k", new byte[] {1, 2, 3}, org.mooncake.osgi.store.api.ReplicateConfig.DEFAULT);
+        assertArrayEquals(new byte[] {1, 2, 3}, c.get("k"));
+        assertEquals("t1", c.tenant());
+        assertTrue(c.isHealthy());
+        c.deactivate();
+        assertEquals(0, master.segments().size());
+        assertEquals(0, master.stats().objects(), "its objects went with its segment");
+    }
+
+    @Test
+    void negativeSizesAreRefused() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new StoreClientComponent(config(-1, 0), master, new LocalTransport()));
+        assertEquals(0, master.segments().size());
+    }
+}
