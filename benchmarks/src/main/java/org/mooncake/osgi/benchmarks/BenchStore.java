@@ -62,8 +62,8 @@ final class BenchStore implements InstantSource {
         for (int i = 0; i < objects; i++) {
             boolean hidden = i % 50 == 0;
             ObjectKey k = ObjectKey.of("obj-" + i);
-            master.putStart("bench-client", k, hidden ? HIDDEN_SIZE : KV_SIZE, hidden ? HIDDEN : KV, false);
-            master.putEnd("bench-client", k, i);
+            long put1 = master.putStart("bench-client", k, hidden ? HIDDEN_SIZE : KV_SIZE, hidden ? HIDDEN : KV, false).putId();
+            master.putEnd("bench-client", k, put1, i);
             now.incrementAndGet();
         }
         now.addAndGet(60_000);

@@ -54,8 +54,8 @@ public final class EvictionStallProbe {
                     store.master.getReplicaList(ObjectKey.of("obj-" + (from + rnd.nextInt(objects / 10))));
                 } else {
                     ObjectKey k = ObjectKey.of("probe-" + seq);
-                    store.master.putStart("bench-client", k, BenchStore.KV_SIZE, BenchStore.KV, false);
-                    store.master.putEnd("bench-client", k, 0);
+                    long put1 = store.master.putStart("bench-client", k, BenchStore.KV_SIZE, BenchStore.KV, false).putId();
+                    store.master.putEnd("bench-client", k, put1, 0);
                 }
                 int i = (int) ops.getAndIncrement();
                 if (i < latency.length) {

@@ -50,8 +50,8 @@ public class MasterOpsBenchmark {
 
     private void putCycle() {
         ObjectKey k = ObjectKey.of("new-" + seq.incrementAndGet());
-        store.master.putStart("bench-client", k, BenchStore.KV_SIZE, BenchStore.KV, false);
-        store.master.putEnd("bench-client", k, 1);
+        long put1 = store.master.putStart("bench-client", k, BenchStore.KV_SIZE, BenchStore.KV, false).putId();
+        store.master.putEnd("bench-client", k, put1, 1);
         store.master.remove(k, true);
     }
 

@@ -54,7 +54,7 @@ public final class Main {
     }
 
     private static void usage(String problem) {
-        System.err.println("mooncake: " + problem + "\nusage: mooncake start [--profile all-in-one|all-policies] [--headless]");
+        System.err.println("mooncake: " + problem + "\nusage: mooncake start [--profile all-in-one|all-policies|everything] [--headless]");
         System.exit(2);
     }
 }

@@ -45,7 +45,7 @@ class ContainerTest {
     @Test
     void everyFeatureBundleIsInSystemAndEveryOwnBundleIsInAFeature() throws IOException {
         FeatureReader features = new FeatureReader(HOME.resolve("features"));
-        Set<String> named = features.bundlesOf(List.of("core", "shell", "policies"));
+        Set<String> named = features.bundlesOf(new FeatureReader(HOME.resolve("features")).profile("everything"));
         for (String id : named) {
             assertTrue(Files.isRegularFile(Feature.bundlePath(HOME.resolve("system"), id)), id + " missing from system/");
         }
@@ -59,9 +59,9 @@ class ContainerTest {
     }
 
     @Test
-    void theAllInOneProfileStartsEveryBundleAndTheStoreWorks(@TempDir Path dir) throws Exception {
+    void everyFeatureStartsTogetherAndTheStoreWorks(@TempDir Path dir) throws Exception {
         Path home = copyOfHome(dir);
-        List<String> profile = new FeatureReader(home.resolve("features")).profile("all-in-one");
+        List<String> profile = new FeatureReader(home.resolve("features")).profile("everything");
         Container c = Container.start(home, profile, Map.of("gosh.args", "--nointeractive"));
         try {
             for (Bundle b : c.context().getBundles()) {

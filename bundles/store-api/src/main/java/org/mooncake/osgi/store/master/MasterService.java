@@ -28,14 +28,16 @@ public interface MasterService {
      * Phase one of a put: allocates replicas on distinct segments. Nothing is readable until
      * {@link #putEnd}. With {@code upsert} an existing object stays readable until then.
      */
-    List<ReplicaLocation> putStart(String clientId, ObjectKey key, long sizeBytes, ReplicateConfig config,
-            boolean upsert);
+    PutTicket putStart(String clientId, ObjectKey key, long sizeBytes, ReplicateConfig config, boolean upsert);
 
-    /** Phase two: the bytes are written and match {@code crc32c}; the object becomes readable. */
-    void putEnd(String clientId, ObjectKey key, int crc32c);
+    /**
+     * Phase two: the bytes of put {@code putId} are written and match {@code crc32c}; the object
+     * becomes readable. INVALID_WRITE if that put is no longer the key's pending put.
+     */
+    void putEnd(String clientId, ObjectKey key, long putId, int crc32c);
 
-    /** Abandons a started put and frees its space. */
-    void putRevoke(String clientId, ObjectKey key);
+    /** Abandons put {@code putId} and frees its space. */
+    void putRevoke(String clientId, ObjectKey key, long putId);
 
     /** The replicas of a readable object, granting or extending a read lease. */
     ReadLease getReplicaList(ObjectKey key);

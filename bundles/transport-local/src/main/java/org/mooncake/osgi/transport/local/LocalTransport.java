@@ -23,13 +23,27 @@ import org.osgi.service.component.annotations.Component;
 @Component(service = Transport.class, property = Transport.PROTOCOL_PROPERTY + "=" + LocalTransport.PROTOCOL)
 public final class LocalTransport implements Transport {
     public static final String PROTOCOL = "local";
-    public static final String ADDRESS = "in-process";
+    /** This JVM: another process must never take a local endpoint for its own. */
+    public static final String ADDRESS = "pid:" + ProcessHandle.current().pid() + "@" + hostName();
 
     private final ConcurrentMap<String, MemorySegment> exposed = new ConcurrentHashMap<>();
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
+    }
 
     @Override
     public String protocol() {
         return PROTOCOL;
+    }
+
+    @Override
+    public boolean canReach(SegmentEndpoint endpoint) {
+        return PROTOCOL.equals(endpoint.protocol()) && ADDRESS.equals(endpoint.address());
     }
 
     @Override

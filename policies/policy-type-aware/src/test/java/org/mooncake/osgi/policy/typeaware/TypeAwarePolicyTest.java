@@ -53,8 +53,8 @@ class TypeAwarePolicyTest {
         }
 
         void put(String key, long size, ReplicateConfig c) {
-            master.putStart("c", ObjectKey.of(key), size, c, false);
-            master.putEnd("c", ObjectKey.of(key), 0);
+            long put1 = master.putStart("c", ObjectKey.of(key), size, c, false).putId();
+            master.putEnd("c", ObjectKey.of(key), put1, 0);
         }
 
         boolean has(String key) {

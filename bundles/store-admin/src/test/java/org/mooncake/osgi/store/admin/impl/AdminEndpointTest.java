@@ -35,9 +35,9 @@ class AdminEndpointTest {
         policies.add(new PolicySelector.Offer(new LeaseOrderPolicy(), LeaseOrderPolicy.NAME, 0, 1));
         master = new StoreMaster(MasterSettings.DEFAULTS, InstantSource.system(), policies);
         master.mountSegment(new SegmentDescriptor("s1", "c1", 1 << 20, new SegmentEndpoint("local", "x", "s1")));
-        master.putStart("c1", ObjectKey.of("hs"), 1000,
-                ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).build(), false);
-        master.putEnd("c1", ObjectKey.of("hs"), 1);
+        long put1 = master.putStart("c1", ObjectKey.of("hs"), 1000,
+                ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).build(), false).putId();
+        master.putEnd("c1", ObjectKey.of("hs"), put1, 1);
         master.getReplicaList(ObjectKey.of("hs"));
         server = new AdminHttpServer(new AdminHttpServer.Config() {
             @Override

@@ -1,5 +1,6 @@
 package org.mooncake.osgi.store.spi.transport;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -22,6 +23,20 @@ public interface Transport {
 
     String protocol();
 
+    /**
+     * Memory for a segment this process will expose. Transports that need special memory
+     * (shared files, registered or device memory) allocate it; the default is off-heap memory
+     * of {@code arena}, freed with it.
+     */
+    default MemorySegment allocateSegment(String segmentName, long sizeBytes, Arena arena) {
+        return arena.allocate(sizeBytes, 64);
+    }
+
+    /** Whether this transport can reach that endpoint from here (same JVM, same host, any host). */
+    default boolean canReach(SegmentEndpoint endpoint) {
+        return protocol().equals(endpoint.protocol());
+    }
+
     /** Makes a local segment a target of one-sided operations; returns how peers reach it. */
     SegmentEndpoint expose(String segmentName, MemorySegment memory);
 
@@ -35,6 +50,9 @@ public interface Transport {
     default void unregisterLocal(MemorySegment memory) {
     }
 
-    /** Runs a batch; the stage completes with one status per request, in order. */
+    /**
+     * Runs a batch; the stage completes with one status per request, in order. Local memory of a
+     * confined arena must be moved on the calling thread, before this returns.
+     */
     CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch);
 }

@@ -22,6 +22,7 @@ import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
@@ -125,14 +126,14 @@ public final class EmbeddedStoreClient implements StoreClient {
         StoreException.require(source != null, "source is null");
         StoreException.require(config != null, "replicate config is null");
         int crc = Checksums.crc32c(source);
-        List<ReplicaLocation> replicas = master.putStart(clientId, k, source.byteSize(), config, upsert);
+        PutTicket put = master.putStart(clientId, k, source.byteSize(), config, upsert);
         try {
-            transports.runAll(replicas.stream()
+            transports.runAll(put.replicas().stream()
                     .map(r -> new TransferRequest(TransferOp.WRITE, source, r.endpoint(), r.offset())).toList());
-            master.putEnd(clientId, k, crc);
+            master.putEnd(clientId, k, put.putId(), crc);
         } catch (RuntimeException e) {
             try {
-                master.putRevoke(clientId, k);
+                master.putRevoke(clientId, k, put.putId());
             } catch (RuntimeException revokeFailed) {
                 e.addSuppressed(revokeFailed);
             }
@@ -178,7 +179,8 @@ public final class EmbeddedStoreClient implements StoreClient {
                 last = e;
                 continue;
             }
-            if (clock.millis() > lease.leaseExpiresAtMs()) {
+            // a lease holds while now < its end: from then on the master may reuse the blocks
+            if (clock.millis() >= lease.leaseExpiresAtMs()) {
                 throw new StoreException(ErrorCode.LEASE_EXPIRED,
                         "read of " + key + " outlived its lease; the bytes may have been reused");
             }
@@ -331,7 +333,20 @@ public final class EmbeddedStoreClient implements StoreClient {
     @Override
     public String mountSegment(MemorySegment memory) {
         StoreException.require(memory != null && memory.isNative(), "a segment must be native (off-heap) memory");
-        String name = clientId + "/segment-" + segmentSeq.incrementAndGet();
+        return mount(nextSegmentName(), memory);
+    }
+
+    /** Mounts a new segment of memory the segment transport provides (a shared file for shm). */
+    String mountNewSegment(long sizeBytes, Arena arena) {
+        String name = nextSegmentName();
+        return mount(name, transports.get(protocol).allocateSegment(name, sizeBytes, arena));
+    }
+
+    private String nextSegmentName() {
+        return clientId + "/segment-" + segmentSeq.incrementAndGet();
+    }
+
+    private String mount(String name, MemorySegment memory) {
         Transport t = transports.get(protocol);
         SegmentEndpoint endpoint = t.expose(name, memory);
         try {

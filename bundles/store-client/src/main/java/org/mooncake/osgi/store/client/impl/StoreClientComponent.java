@@ -82,7 +82,7 @@ public final class StoreClientComponent implements StoreClient {
                 InstantSource.system());
         master.heartbeat(id);
         if (config.global_segment_size() > 0) {
-            client.mountSegment(arena.allocate(config.global_segment_size(), 64));
+            client.mountNewSegment(config.global_segment_size(), arena);
         }
         localBuffer = config.local_buffer_size() > 0 ? arena.allocate(config.local_buffer_size(), 64) : null;
         if (localBuffer != null) {

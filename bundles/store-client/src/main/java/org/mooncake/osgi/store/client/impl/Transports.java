@@ -26,6 +26,17 @@ final class Transports {
         byProtocol.remove(t.protocol(), t);
     }
 
+    /** The transport for an endpoint: its protocol's, if that one can reach it from here. */
+    Transport reaching(org.mooncake.osgi.store.master.SegmentEndpoint endpoint) {
+        Transport t = get(endpoint.protocol());
+        if (!t.canReach(endpoint)) {
+            throw new StoreException(ErrorCode.TRANSFER_FAIL,
+                    "segment " + endpoint.segmentName() + " at " + endpoint.address() + " is not reachable over "
+                            + endpoint.protocol() + " from here");
+        }
+        return t;
+    }
+
     Transport get(String protocol) {
         Transport t = byProtocol.get(protocol);
         if (t == null) {
@@ -47,7 +58,11 @@ final class Transports {
                 .collect(Collectors.groupingBy(r -> r.remote().protocol()));
         List<CompletableFuture<List<TransferStatus>>> inFlight = new ArrayList<>();
         for (var e : byProto.entrySet()) {
-            inFlight.add(get(e.getKey()).submit(e.getValue()).toCompletableFuture());
+            Transport t = null;
+            for (TransferRequest r : e.getValue()) {
+                t = reaching(r.remote());
+            }
+            inFlight.add(t.submit(e.getValue()).toCompletableFuture());
         }
         String failure = null;
         for (CompletableFuture<List<TransferStatus>> f : inFlight) {

@@ -41,7 +41,7 @@ final class ClientFixture implements AutoCloseable {
         master = new StoreMaster(MasterSettings.DEFAULTS, clock, policies);
         client = EmbeddedStoreClient.create(master, List.of(transport), "c1", "default", transport.protocol(), clock);
         for (long size : segmentSizes) {
-            client.mountSegment(arena.allocate(size, 64));
+            client.mountNewSegment(size, arena);
         }
     }
 

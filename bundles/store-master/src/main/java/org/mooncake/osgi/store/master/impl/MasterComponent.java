@@ -17,7 +17,7 @@ import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.master.ObjectInfo;
 import org.mooncake.osgi.store.master.ReadLease;
-import org.mooncake.osgi.store.master.ReplicaLocation;
+import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentStats;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
@@ -198,19 +198,19 @@ public final class MasterComponent implements MasterService {
     }
 
     @Override
-    public List<ReplicaLocation> putStart(String clientId, ObjectKey key, long sizeBytes, ReplicateConfig config,
+    public PutTicket putStart(String clientId, ObjectKey key, long sizeBytes, ReplicateConfig config,
             boolean upsert) {
         return master.putStart(clientId, key, sizeBytes, config, upsert);
     }
 
     @Override
-    public void putEnd(String clientId, ObjectKey key, int crc32c) {
-        master.putEnd(clientId, key, crc32c);
+    public void putEnd(String clientId, ObjectKey key, long putId, int crc32c) {
+        master.putEnd(clientId, key, putId, crc32c);
     }
 
     @Override
-    public void putRevoke(String clientId, ObjectKey key) {
-        master.putRevoke(clientId, key);
+    public void putRevoke(String clientId, ObjectKey key, long putId) {
+        master.putRevoke(clientId, key, putId);
     }
 
     @Override

@@ -21,6 +21,7 @@ import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.master.ObjectInfo;
+import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
@@ -187,7 +188,7 @@ public final class StoreMaster implements MasterService {
     // ---- two-phase put ----
 
     @Override
-    public List<ReplicaLocation> putStart(String clientId, ObjectKey key, long sizeBytes, ReplicateConfig config,
+    public PutTicket putStart(String clientId, ObjectKey key, long sizeBytes, ReplicateConfig config,
             boolean upsert) {
         requireClient(clientId);
         StoreException.require(key != null, "key is required");
@@ -240,10 +241,11 @@ public final class StoreMaster implements MasterService {
                 m = new ObjectMeta(key);
                 shard.objects.put(key, m);
             }
-            m.pending = new Version(clientId, sizeBytes, config, replicas, now, 0);
+            long putId = versionSequence.incrementAndGet();
+            m.pending = new Version(putId, clientId, sizeBytes, config, replicas, now, 0);
             m.pendingAborted = false;
             pendingPuts.put(key, now);
-            return replicas.stream().map(Replica::location).toList();
+            return new PutTicket(putId, replicas.stream().map(Replica::location).toList());
         } finally {
             shard.lock.unlock();
         }
@@ -265,20 +267,20 @@ public final class StoreMaster implements MasterService {
         }
     }
 
-    private ObjectMeta pendingOf(Shard shard, String clientId, ObjectKey key) {
+    private ObjectMeta pendingOf(Shard shard, String clientId, ObjectKey key, long putId) {
         ObjectMeta m = shard.objects.get(key);
         if (m == null || m.pending == null) {
             throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no put of " + key + " is in progress");
         }
-        if (!m.pending.writerId().equals(clientId)) {
-            throw new StoreException(ErrorCode.INVALID_WRITE,
-                    "the put of " + key + " belongs to client " + m.pending.writerId());
+        if (m.pending.putId() != putId || !m.pending.writerId().equals(clientId)) {
+            throw new StoreException(ErrorCode.INVALID_WRITE, "put " + putId + " of " + key
+                    + " is not the pending one (put " + m.pending.putId() + " by client " + m.pending.writerId() + ")");
         }
         return m;
     }
 
     @Override
-    public void putEnd(String clientId, ObjectKey key, int crc32c) {
+    public void putEnd(String clientId, ObjectKey key, long putId, int crc32c) {
         requireClient(clientId);
         StoreException.require(key != null, "key is required");
         long now = now();
@@ -286,7 +288,7 @@ public final class StoreMaster implements MasterService {
         Shard shard = shardOf(key);
         shard.lock.lock();
         try {
-            ObjectMeta m = pendingOf(shard, clientId, key);
+            ObjectMeta m = pendingOf(shard, clientId, key, putId);
             if (m.pendingAborted) {
                 throw new StoreException(ErrorCode.OBJECT_NOT_FOUND,
                         "the put of " + key + " was cancelled while being written (removed, or a segment was lost); revoke it");
@@ -320,13 +322,13 @@ public final class StoreMaster implements MasterService {
     }
 
     @Override
-    public void putRevoke(String clientId, ObjectKey key) {
+    public void putRevoke(String clientId, ObjectKey key, long putId) {
         requireClient(clientId);
         StoreException.require(key != null, "key is required");
         Shard shard = shardOf(key);
         shard.lock.lock();
         try {
-            revokePending(shard, pendingOf(shard, clientId, key));
+            revokePending(shard, pendingOf(shard, clientId, key, putId));
         } finally {
             shard.lock.unlock();
         }

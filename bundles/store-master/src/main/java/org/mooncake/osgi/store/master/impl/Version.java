@@ -8,15 +8,15 @@ import org.mooncake.osgi.store.api.ReplicateConfig;
  * One written (or being written) version of an object: its replicas and the put that made it.
  * Immutable except that a dead segment's replica may be dropped, which yields a new version.
  */
-record Version(String writerId, long sizeBytes, ReplicateConfig config, List<Replica> replicas, long startMs,
+record Version(long putId, String writerId, long sizeBytes, ReplicateConfig config, List<Replica> replicas, long startMs,
         int crc32c) {
 
     Version withCrc(int crc) {
-        return new Version(writerId, sizeBytes, config, replicas, startMs, crc);
+        return new Version(putId, writerId, sizeBytes, config, replicas, startMs, crc);
     }
 
     Version without(Segment dead) {
-        return new Version(writerId, sizeBytes, config,
+        return new Version(putId, writerId, sizeBytes, config,
                 replicas.stream().filter(r -> r.segment() != dead).toList(), startMs, crc32c);
     }
 

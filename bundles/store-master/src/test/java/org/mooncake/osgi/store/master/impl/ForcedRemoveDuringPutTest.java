@@ -25,7 +25,7 @@ class ForcedRemoveDuringPutTest {
     @Test
     void aForcedRemoveKeepsTheWritersBlocksUntilItRevokes() {
         f.mount("c1", "s1", 4096);
-        m.putStart("writer", k("a"), 4096, ReplicateConfig.DEFAULT, false);
+        long put1 = m.putStart("writer", k("a"), 4096, ReplicateConfig.DEFAULT, false).putId();
         m.remove(k("a"), true);
         assertFalse(m.exists(k("a")));
         assertEquals(ErrorCode.OBJECT_NOT_FOUND, assertThrows(StoreException.class, () -> m.getReplicaList(k("a"))).errorCode());
@@ -33,8 +33,8 @@ class ForcedRemoveDuringPutTest {
                 assertThrows(StoreException.class, () -> m.putStart("other", k("b"), 4096, ReplicateConfig.DEFAULT, false))
                         .errorCode(), "the cancelled put's block is not handed out while its writer may write");
         assertEquals(ErrorCode.OBJECT_NOT_FOUND,
-                assertThrows(StoreException.class, () -> m.putEnd("writer", k("a"), 0)).errorCode());
-        m.putRevoke("writer", k("a"));
+                assertThrows(StoreException.class, () -> m.putEnd("writer", k("a"), put1, 0)).errorCode());
+        m.putRevoke("writer", k("a"), put1);
         assertEquals(0, m.stats().usedBytes());
         f.put("b", 4096);
     }
@@ -42,7 +42,7 @@ class ForcedRemoveDuringPutTest {
     @Test
     void aCancelledPutNeverRevokedIsReclaimedAfterTheReleaseTimeout() {
         f.mount("c1", "s1", 4096);
-        m.putStart("writer", k("a"), 4096, ReplicateConfig.DEFAULT, false);
+        long put2 = m.putStart("writer", k("a"), 4096, ReplicateConfig.DEFAULT, false).putId();
         m.remove(k("a"), true);
         f.clock.advance(600_000);
         m.heartbeat("c1");
@@ -54,20 +54,20 @@ class ForcedRemoveDuringPutTest {
     void losingOneReplicasSegmentCancelsThePutButKeepsItsOtherBlocks() {
         f.mount("dead", "sd", 4096);
         f.mount("alive", "sa", 4096);
-        m.putStart("writer", k("a"), 4096, ReplicateConfig.builder().replicaCount(2).build(), false);
+        long put3 = m.putStart("writer", k("a"), 4096, ReplicateConfig.builder().replicaCount(2).build(), false).putId();
         m.unmountSegment("dead", "sd");
         assertEquals(List.of("sa"), m.segments().stream().map(s -> s.name()).toList());
         assertEquals(4096, m.stats().usedBytes(), "the writer may still be copying into sa");
         assertEquals("CANCELLED", m.queryKey(k("a")).orElseThrow().state());
-        assertThrows(StoreException.class, () -> m.putEnd("writer", k("a"), 0));
-        m.putRevoke("writer", k("a"));
+        assertThrows(StoreException.class, () -> m.putEnd("writer", k("a"), put3, 0));
+        m.putRevoke("writer", k("a"), put3);
         assertEquals(0, m.stats().usedBytes());
     }
 
     @Test
     void aNewPutOfACancelledKeyDoesNotWaitForTheDiscardTimeout() {
         f.mount("c1", "s1", 8192);
-        m.putStart("writer", k("a"), 4096, ReplicateConfig.DEFAULT, false);
+        long put4 = m.putStart("writer", k("a"), 4096, ReplicateConfig.DEFAULT, false).putId();
         m.remove(k("a"), true);
         f.put("a", 100);
         assertEquals("COMPLETE", m.queryKey(k("a")).orElseThrow().state());

@@ -5,6 +5,7 @@ import java.util.List;
 import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
 import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
@@ -41,9 +42,9 @@ final class MasterFixture {
     }
 
     List<ReplicaLocation> put(String key, long size, ReplicateConfig config) {
-        List<ReplicaLocation> r = master.putStart("c1", ObjectKey.of(key), size, config, false);
-        master.putEnd("c1", ObjectKey.of(key), 42);
-        return r;
+        PutTicket t = master.putStart("c1", ObjectKey.of(key), size, config, false);
+        master.putEnd("c1", ObjectKey.of(key), t.putId(), 42);
+        return t.replicas();
     }
 
     static ObjectKey k(String key) {

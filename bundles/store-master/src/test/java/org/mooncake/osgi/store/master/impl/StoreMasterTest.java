@@ -32,10 +32,10 @@ class StoreMasterTest {
     @Test
     void nothingIsReadableBeforePutEnd() {
         f.mount("c1", "s1", 1 << 20);
-        m.putStart("c1", k("a"), 1000, ReplicateConfig.DEFAULT, false);
+        long put1 = m.putStart("c1", k("a"), 1000, ReplicateConfig.DEFAULT, false).putId();
         assertError(ErrorCode.REPLICA_IS_NOT_READY, () -> m.getReplicaList(k("a")));
         assertFalse(m.exists(k("a")));
-        m.putEnd("c1", k("a"), 7);
+        m.putEnd("c1", k("a"), put1, 7);
         ReadLease lease = m.getReplicaList(k("a"));
         assertEquals(1000, lease.sizeBytes());
         assertEquals(7, lease.crc32c());
@@ -45,12 +45,12 @@ class StoreMasterTest {
     @Test
     void revokeFreesTheSpaceAndForgetsTheKey() {
         f.mount("c1", "s1", 1 << 20);
-        m.putStart("c1", k("a"), 1000, ReplicateConfig.DEFAULT, false);
+        long put2 = m.putStart("c1", k("a"), 1000, ReplicateConfig.DEFAULT, false).putId();
         assertEquals(1024, m.stats().usedBytes());
-        m.putRevoke("c1", k("a"));
+        m.putRevoke("c1", k("a"), put2);
         assertEquals(0, m.stats().usedBytes());
         assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.getReplicaList(k("a")));
-        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.putEnd("c1", k("a"), 0));
+        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.putEnd("c1", k("a"), put2, 0));
     }
 
     @Test
@@ -58,9 +58,9 @@ class StoreMasterTest {
         f.mount("c1", "s1", 1 << 20);
         f.put("a", 100);
         assertError(ErrorCode.OBJECT_ALREADY_EXISTS, () -> m.putStart("c1", k("a"), 100, ReplicateConfig.DEFAULT, false));
-        m.putStart("c1", k("a"), 200, ReplicateConfig.DEFAULT, true);
+        long put3 = m.putStart("c1", k("a"), 200, ReplicateConfig.DEFAULT, true).putId();
         assertEquals(100, m.getReplicaList(k("a")).sizeBytes(), "old version readable during the upsert");
-        m.putEnd("c1", k("a"), 9);
+        m.putEnd("c1", k("a"), put3, 9);
         assertEquals(200, m.getReplicaList(k("a")).sizeBytes());
         assertEquals(1, m.stats().objects());
     }
@@ -121,13 +121,13 @@ class StoreMasterTest {
     @Test
     void aStalledPutCanBeTakenOverAfterTheDiscardTimeoutAndItsSpaceWaitsForTheReleaseTimeout() {
         f.mount("c1", "s1", 1 << 20);
-        m.putStart("zombie", k("a"), 1000, ReplicateConfig.DEFAULT, false);
+        long put4 = m.putStart("zombie", k("a"), 1000, ReplicateConfig.DEFAULT, false).putId();
         f.clock.advance(29_999);
         assertError(ErrorCode.OBJECT_ALREADY_EXISTS, () -> m.putStart("c2", k("a"), 1000, ReplicateConfig.DEFAULT, false));
         f.clock.advance(1);
-        m.putStart("c2", k("a"), 1000, ReplicateConfig.DEFAULT, false);
-        assertError(ErrorCode.INVALID_WRITE, () -> m.putEnd("zombie", k("a"), 0));
-        m.putEnd("c2", k("a"), 5);
+        long put5 = m.putStart("c2", k("a"), 1000, ReplicateConfig.DEFAULT, false).putId();
+        assertError(ErrorCode.INVALID_WRITE, () -> m.putEnd("zombie", k("a"), put4, 0));
+        m.putEnd("c2", k("a"), put5, 5);
         assertEquals(2048, m.stats().usedBytes(), "the zombie's block is still reserved");
         f.clock.advance(600_000 - 30_000 - 1);
         m.heartbeat("c1");
@@ -142,7 +142,7 @@ class StoreMasterTest {
     @Test
     void anAbandonedPutIsReclaimedAfterTheReleaseTimeout() {
         f.mount("c1", "s1", 1 << 20);
-        m.putStart("c1", k("a"), 1000, ReplicateConfig.DEFAULT, false);
+        long put6 = m.putStart("c1", k("a"), 1000, ReplicateConfig.DEFAULT, false).putId();
         f.clock.advance(599_999);
         m.heartbeat("c1");
         m.runHousekeeping();
@@ -159,13 +159,13 @@ class StoreMasterTest {
         f.mount("alive", "sa", 1 << 20);
         f.put("only-dead", 100, ReplicateConfig.builder().preferredSegments(List.of("sd")).build());
         f.put("both", 100, ReplicateConfig.builder().replicaCount(2).build());
-        m.putStart("c1", k("writing"), 100, ReplicateConfig.builder().preferredSegments(List.of("sd")).build(), false);
+        long put7 = m.putStart("c1", k("writing"), 100, ReplicateConfig.builder().preferredSegments(List.of("sd")).build(), false).putId();
         f.clock.advance(10_001);
         m.heartbeat("alive");
         m.runHousekeeping();
         assertEquals(List.of("sa"), m.segments().stream().map(s -> s.name()).toList());
         assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.getReplicaList(k("only-dead")));
-        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.putEnd("c1", k("writing"), 0));
+        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.putEnd("c1", k("writing"), put7, 0));
         ReadLease both = m.getReplicaList(k("both"));
         assertEquals(List.of("sa"), both.replicas().stream().map(ReplicaLocation::segmentName).toList());
         assertEquals(1, m.stats().objects());
@@ -174,10 +174,10 @@ class StoreMasterTest {
     @Test
     void aSoftPinLastsFromPutEndAndReadsDoNotExtendIt() {
         f.mount("c1", "s1", 1 << 20);
-        m.putStart("c1", k("a"), 100, ReplicateConfig.builder().softPin(SoftPinAction.ENABLE).softPinTtlMs(5000).build(), false);
+        long put8 = m.putStart("c1", k("a"), 100, ReplicateConfig.builder().softPin(SoftPinAction.ENABLE).softPinTtlMs(5000).build(), false).putId();
         f.clock.advance(1000);
         long end = f.clock.millis();
-        m.putEnd("c1", k("a"), 0);
+        m.putEnd("c1", k("a"), put8, 0);
         f.clock.advance(1000);
         m.getReplicaList(k("a"));
         assertEquals(end + 5000, m.queryKey(k("a")).orElseThrow().softPinDeadlineMs());

@@ -1,0 +1,175 @@
+package org.mooncake.osgi.transport.shm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.transport.TransferOp;
+import org.mooncake.osgi.store.spi.transport.TransferRequest;
+import org.mooncake.osgi.store.spi.transport.TransferStatus;
+import org.mooncake.osgi.store.spi.transport.Transport;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * Segments as shared files ({@code /dev/shm}) mapped with FFM by their owner and by every
+ * process on the same host that reads or writes them: a transfer is a single copy between two
+ * mappings, completed when {@link #submit} returns. The endpoint names the host, so processes on
+ * other hosts never try (they use tcp).
+ */
+@Component(service = Transport.class, property = Transport.PROTOCOL_PROPERTY + "=" + ShmTransport.PROTOCOL,
+        configurationPid = ShmTransport.PID, configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = ShmTransport.Config.class)
+public final class ShmTransport implements Transport, AutoCloseable {
+    public static final String PROTOCOL = "shm";
+    public static final String PID = "org.mooncake.osgi.transport.shm";
+    private static final System.Logger LOG = System.getLogger(ShmTransport.class.getName());
+
+    @ObjectClassDefinition(name = "Mooncake shared-memory transport")
+    public @interface Config {
+        @AttributeDefinition(description = "Folder of the segment files; a tmpfs such as /dev/shm keeps them in memory")
+        String directory() default "/dev/shm";
+    }
+
+    /** A segment this process allocated: its file and the owner's mapping. */
+    private record Owned(Path file, MemorySegment memory) {
+    }
+
+    private final Path directory;
+    private final String host = HostIdentity.get();
+    private final ConcurrentMap<String, Owned> owned = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Path, MemorySegment> mapped = new ConcurrentHashMap<>();
+    private final Arena mappings = Arena.ofShared();
+
+    @Activate
+    public ShmTransport(Config c) {
+        Path dir = Path.of(c.directory());
+        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            dir = Path.of(System.getProperty("java.io.tmpdir"));
+            LOG.log(Level.WARNING, "{0} is not a writable folder; shm segments go to {1}", c.directory(), dir);
+        }
+        this.directory = dir;
+    }
+
+    @Override
+    public String protocol() {
+        return PROTOCOL;
+    }
+
+    @Override
+    public MemorySegment allocateSegment(String segmentName, long sizeBytes, Arena arena) {
+        Path file = directory.resolve("mooncake-" + UUID.randomUUID() + ".seg");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            ch.truncate(sizeBytes);
+            ch.write(java.nio.ByteBuffer.allocate(1), sizeBytes - 1);
+            MemorySegment memory = ch.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes, arena);
+            owned.put(segmentName, new Owned(file, memory));
+            return memory;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create shared segment file " + file, e);
+        }
+    }
+
+    @Override
+    public SegmentEndpoint expose(String segmentName, MemorySegment memory) {
+        Owned o = owned.get(segmentName);
+        if (o == null || o.memory.address() != memory.address()) {
+            throw new IllegalArgumentException("shm can expose only segments it allocated (" + segmentName + ")");
+        }
+        return new SegmentEndpoint(PROTOCOL, host + "|" + o.file, segmentName);
+    }
+
+    @Override
+    public void withdraw(String segmentName) {
+        Owned o = owned.remove(segmentName);
+        if (o != null) {
+            try {
+                Files.deleteIfExists(o.file);
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "cannot delete {0}: {1}", o.file, e);
+            }
+        }
+    }
+
+    @Override
+    public boolean canReach(SegmentEndpoint endpoint) {
+        return PROTOCOL.equals(endpoint.protocol()) && endpoint.address().startsWith(host + "|");
+    }
+
+    @Override
+    public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+        List<TransferStatus> out = new ArrayList<>(batch.size());
+        for (TransferRequest r : batch) {
+            out.add(run(r));
+        }
+        return CompletableFuture.completedFuture(out);
+    }
+
+    private TransferStatus run(TransferRequest r) {
+        if (!canReach(r.remote())) {
+            return TransferStatus.failed("segment " + r.remote().segmentName() + " is on another host");
+        }
+        Path file = Path.of(r.remote().address().substring(host.length() + 1));
+        try {
+            MemorySegment remote = map(file);
+            long len = r.length();
+            if (r.remoteOffset() > remote.byteSize() - len) {
+                return TransferStatus.failed("range " + r.remoteOffset() + "+" + len + " is outside segment "
+                        + r.remote().segmentName());
+            }
+            if (r.op() == TransferOp.WRITE) {
+                MemorySegment.copy(r.local(), 0, remote, r.remoteOffset(), len);
+            } else {
+                MemorySegment.copy(remote, r.remoteOffset(), r.local(), 0, len);
+            }
+            return TransferStatus.done(len);
+        } catch (IOException | IllegalStateException | IndexOutOfBoundsException e) {
+            return TransferStatus.failed(e.toString());
+        }
+    }
+
+    /** The peer's mapping of a segment file, made once; a withdrawn (deleted) segment is refused. */
+    private MemorySegment map(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            mapped.remove(file);
+            throw new NoSuchFileException(file + " (segment withdrawn)");
+        }
+        MemorySegment m = mapped.get(file);
+        if (m != null) {
+            return m;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MemorySegment fresh = ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), mappings);
+            MemorySegment raced = mapped.putIfAbsent(file, fresh);
+            return raced != null ? raced : fresh;
+        }
+    }
+
+    @Deactivate
+    @Override
+    public void close() {
+        owned.keySet().forEach(this::withdraw);
+        mappings.close();
+    }
+}

@@ -1,0 +1,100 @@
+package org.mooncake.osgi.transport.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.annotation.Annotation;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.transport.TransferOp;
+import org.mooncake.osgi.store.spi.transport.TransferRequest;
+import org.mooncake.osgi.store.spi.transport.TransferStatus;
+
+/** An owner and a peer transport, as two processes on one host would have them. */
+class ShmTransportTest {
+    @TempDir
+    Path dir;
+
+    private final Arena arena = Arena.ofShared();
+    private ShmTransport owner;
+    private ShmTransport peer;
+
+    private ShmTransport.Config config() {
+        return new ShmTransport.Config() {
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return ShmTransport.Config.class;
+            }
+
+            @Override
+            public String directory() {
+                return dir.toString();
+            }
+        };
+    }
+
+    @AfterEach
+    void close() {
+        peer.close();
+        owner.close();
+        arena.close();
+    }
+
+    private TransferStatus one(TransferOp op, MemorySegment local, SegmentEndpoint ep, long offset) {
+        return peer.submit(List.of(new TransferRequest(op, local, ep, offset))).toCompletableFuture().join().getFirst();
+    }
+
+    @Test
+    void thePeerWritesAndReadsTheOwnersMemoryThroughTheSharedFile() {
+        owner = new ShmTransport(config());
+        peer = new ShmTransport(config());
+        MemorySegment segment = owner.allocateSegment("s", 1 << 20, arena);
+        SegmentEndpoint ep = owner.expose("s", segment);
+        assertTrue(peer.canReach(ep));
+        byte[] data = new byte[300_000];
+        new Random(3).nextBytes(data);
+        assertTrue(one(TransferOp.WRITE, MemorySegment.ofArray(data), ep, 1000).completed());
+        assertEquals(-1, segment.asSlice(1000, data.length).mismatch(MemorySegment.ofArray(data)), "the owner sees it");
+        byte[] back = new byte[data.length];
+        assertTrue(one(TransferOp.READ, MemorySegment.ofArray(back), ep, 1000).completed());
+        assertEquals(-1, MemorySegment.ofArray(back).mismatch(MemorySegment.ofArray(data)));
+        assertFalse(one(TransferOp.READ, arena.allocate(10), ep, (1 << 20) - 5).completed(), "out of range");
+    }
+
+    @Test
+    void aWithdrawnSegmentIsRefusedAndItsFileRemoved() throws Exception {
+        owner = new ShmTransport(config());
+        peer = new ShmTransport(config());
+        MemorySegment segment = owner.allocateSegment("s", 4096, arena);
+        SegmentEndpoint ep = owner.expose("s", segment);
+        assertTrue(one(TransferOp.READ, arena.allocate(10), ep, 0).completed());
+        owner.withdraw("s");
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count());
+        }
+        TransferStatus s = one(TransferOp.READ, arena.allocate(10), ep, 0);
+        assertFalse(s.completed());
+        assertTrue(s.error().contains("withdrawn"), s.error());
+    }
+
+    @Test
+    void otherHostsAndForeignMemoryAreRefused() {
+        owner = new ShmTransport(config());
+        peer = new ShmTransport(config());
+        SegmentEndpoint elsewhere = new SegmentEndpoint("shm", "another-host|/dev/shm/x", "s");
+        assertFalse(peer.canReach(elsewhere));
+        assertFalse(one(TransferOp.READ, arena.allocate(10), elsewhere, 0).completed());
+        assertThrows(IllegalArgumentException.class, () -> owner.expose("s", arena.allocate(4096)));
+    }
+}

@@ -1,0 +1,103 @@
+package org.mooncake.osgi.transport.tcp;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * Serves one-sided READ and WRITE on the segments this process exposes. One virtual thread per
+ * connection; requests on a connection run in order. A bad frame closes only its connection.
+ */
+final class SegmentServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(SegmentServer.class.getName());
+
+    private final ConcurrentMap<String, MemorySegment> segments = new ConcurrentHashMap<>();
+    private final Set<SocketChannel> connections = ConcurrentHashMap.newKeySet();
+    private final ServerSocketChannel server;
+    private final long maxRequestBytes;
+    private final Thread acceptor;
+
+    SegmentServer(InetSocketAddress bind, long maxRequestBytes) throws IOException {
+        this.maxRequestBytes = maxRequestBytes;
+        this.server = ServerSocketChannel.open().bind(bind, 128);
+        this.acceptor = Thread.ofPlatform().daemon().name("mooncake-tcp-accept").start(this::acceptLoop);
+    }
+
+    int port() throws IOException {
+        return ((InetSocketAddress) server.getLocalAddress()).getPort();
+    }
+
+    void expose(String name, MemorySegment memory) {
+        if (segments.putIfAbsent(name, memory) != null) {
+            throw new IllegalStateException("segment " + name + " is exposed already");
+        }
+    }
+
+    void withdraw(String name) {
+        segments.remove(name);
+    }
+
+    private void acceptLoop() {
+        while (server.isOpen()) {
+            try {
+                SocketChannel ch = server.accept();
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                connections.add(ch);
+                Thread.ofVirtual().name("mooncake-tcp-serve").start(() -> serve(ch));
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "accept failed: {0}", e.toString());
+            }
+        }
+    }
+
+    private void serve(SocketChannel ch) {
+        try (ch) {
+            while (true) {
+                Wire.Request r = Wire.readRequest(ch, maxRequestBytes);
+                MemorySegment segment = segments.get(r.segment());
+                int status = segment == null ? Wire.NO_SEGMENT
+                        : r.offset() > segment.byteSize() - r.length() ? Wire.OUT_OF_RANGE : Wire.OK;
+                if (status != Wire.OK) {
+                    Wire.writeResponse(ch, status, r.requestId(), 0);
+                    if (r.op() == Wire.WRITE) {
+                        return; // the payload is on its way and has nowhere to go
+                    }
+                    continue;
+                }
+                MemorySegment target = segment.asSlice(r.offset(), r.length());
+                if (r.op() == Wire.WRITE) {
+                    Wire.receive(ch, target);
+                    Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length());
+                } else {
+                    Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length());
+                    Wire.send(ch, target);
+                }
+            }
+        } catch (Wire.ProtocolException e) {
+            LOG.log(Level.WARNING, "closing a connection that broke the protocol: {0}", e.getMessage());
+        } catch (IOException | IllegalStateException e) {
+            // peer gone, or the segment's memory was released mid-transfer: this connection ends
+        } finally {
+            connections.remove(ch);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        for (SocketChannel ch : connections) {
+            ch.close();
+        }
+        acceptor.interrupt();
+    }
+}

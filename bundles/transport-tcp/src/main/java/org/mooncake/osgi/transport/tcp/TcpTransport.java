@@ -1,0 +1,201 @@
+package org.mooncake.osgi.transport.tcp;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.transport.TransferOp;
+import org.mooncake.osgi.store.spi.transport.TransferRequest;
+import org.mooncake.osgi.store.spi.transport.TransferStatus;
+import org.mooncake.osgi.store.spi.transport.Transport;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * One-sided READ/WRITE over TCP. The segment owner's server copies between the socket and its
+ * off-heap segment directly (no staging buffer); the requester slices each transfer into chunks
+ * and spreads them over up to {@code connections_per_peer} connections at once, on virtual threads.
+ */
+@Component(service = Transport.class, property = Transport.PROTOCOL_PROPERTY + "=" + TcpTransport.PROTOCOL,
+        configurationPid = TcpTransport.PID, configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = TcpTransport.Config.class)
+public final class TcpTransport implements Transport, AutoCloseable {
+    public static final String PROTOCOL = "tcp";
+    public static final String PID = "org.mooncake.osgi.transport.tcp";
+    private static final System.Logger LOG = System.getLogger(TcpTransport.class.getName());
+
+    @ObjectClassDefinition(name = "Mooncake TCP transport")
+    public @interface Config {
+        @AttributeDefinition(description = "Address the segment server binds")
+        String bind_address() default "127.0.0.1";
+
+        @AttributeDefinition(description = "Port of the segment server; 0 picks a free one")
+        int port() default 0;
+
+        @AttributeDefinition(description = "Host peers use to reach this process; empty: the bind address")
+        String advertised_host() default "";
+
+        @AttributeDefinition(description = "Connections opened to one peer at most")
+        int connections_per_peer() default 4;
+
+        @AttributeDefinition(description = "Bytes per slice of a large transfer")
+        int chunk_bytes() default 4 << 20;
+
+        @AttributeDefinition(description = "A slice not done within this many ms fails (its connection is closed)")
+        long io_timeout_ms() default 30_000;
+    }
+
+    /** Never started: asks whether memory may be used off the caller's thread. */
+    private static final Thread OTHER_THREAD = Thread.ofVirtual().unstarted(() -> { });
+
+    private final SegmentServer server;
+    private final String advertised;
+    private final int connectionsPerPeer;
+    private final long chunkBytes;
+    private final long ioTimeoutMs;
+    private final ConcurrentMap<String, PeerConnections> peers = new ConcurrentHashMap<>();
+    private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+
+    @Activate
+    public TcpTransport(Config c) throws IOException {
+        if (c.port() < 0 || c.port() > 65535 || c.connections_per_peer() < 1 || c.chunk_bytes() < 4096
+                || c.io_timeout_ms() <= 0) {
+            throw new IllegalArgumentException(
+                    "port must be 0-65535, connections_per_peer >= 1, chunk_bytes >= 4096, io_timeout_ms > 0");
+        }
+        this.ioTimeoutMs = c.io_timeout_ms();
+        this.connectionsPerPeer = c.connections_per_peer();
+        this.chunkBytes = c.chunk_bytes();
+        this.server = new SegmentServer(new InetSocketAddress(c.bind_address(), c.port()), chunkBytes);
+        String host = c.advertised_host().isBlank() ? c.bind_address() : c.advertised_host();
+        this.advertised = host + ":" + server.port();
+        LOG.log(Level.INFO, "tcp transport serving segments at {0}", advertised);
+    }
+
+    /** host:port peers use for this process's segments. */
+    public String address() {
+        return advertised;
+    }
+
+    @Override
+    public String protocol() {
+        return PROTOCOL;
+    }
+
+    @Override
+    public SegmentEndpoint expose(String segmentName, MemorySegment memory) {
+        server.expose(segmentName, memory);
+        return new SegmentEndpoint(PROTOCOL, advertised, segmentName);
+    }
+
+    @Override
+    public void withdraw(String segmentName) {
+        server.withdraw(segmentName);
+    }
+
+    @Override
+    public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+        List<List<Future<?>>> chunks = new ArrayList<>(batch.size());
+        for (TransferRequest r : batch) {
+            chunks.add(startChunks(r));
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            List<TransferStatus> out = new ArrayList<>(batch.size());
+            for (int i = 0; i < batch.size(); i++) {
+                out.add(await(chunks.get(i), batch.get(i).length()));
+            }
+            return out;
+        }, workers);
+    }
+
+    private List<Future<?>> startChunks(TransferRequest r) {
+        List<Future<?>> futures = new ArrayList<>();
+        PeerConnections peer;
+        try {
+            peer = peer(r.remote().address());
+        } catch (IllegalArgumentException e) {
+            futures.add(CompletableFuture.failedFuture(e));
+            return futures;
+        }
+        byte op = r.op() == TransferOp.READ ? Wire.READ : Wire.WRITE;
+        // memory of a confined arena may only be touched by its thread: move it from here, in order
+        boolean confined = !r.local().isAccessibleBy(OTHER_THREAD);
+        for (long off = 0; off < r.length(); off += chunkBytes) {
+            long at = off;
+            MemorySegment part = r.local().asSlice(off, Math.min(chunkBytes, r.length() - off));
+            java.util.concurrent.Callable<Void> chunk = () -> {
+                peer.transfer(op, r.remote().segmentName(), r.remoteOffset() + at, part);
+                return null;
+            };
+            if (confined) {
+                CompletableFuture<Void> done = new CompletableFuture<>();
+                try {
+                    chunk.call();
+                    done.complete(null);
+                } catch (Exception e) {
+                    done.completeExceptionally(e);
+                }
+                futures.add(done);
+            } else {
+                futures.add(workers.submit(chunk));
+            }
+        }
+        return futures;
+    }
+
+    private static TransferStatus await(List<Future<?>> chunks, long bytes) {
+        String error = null;
+        for (Future<?> f : chunks) {
+            try {
+                f.get();
+            } catch (Exception e) {
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                error = error != null ? error : cause.toString();
+            }
+        }
+        return error == null ? TransferStatus.done(bytes) : TransferStatus.failed(error);
+    }
+
+    private PeerConnections peer(String address) {
+        return peers.computeIfAbsent(address, a -> {
+            int colon = a.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("tcp address must be host:port, was " + a);
+            }
+            return new PeerConnections(new InetSocketAddress(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1))),
+                    connectionsPerPeer, ioTimeoutMs);
+        });
+    }
+
+    @Deactivate
+    @Override
+    public void close() {
+        try {
+            server.close();
+            for (PeerConnections p : peers.values()) {
+                p.close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            workers.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package org.mooncake.osgi.transport.tcp;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The data-path frames, big-endian.
+ *
+ * <pre>
+ * request  = magic:int32 version:int8 op:int8 nameLength:int16 requestId:int64 offset:int64 length:int64
+ *            name:UTF-8[nameLength]  (WRITE: payload[length] follows)
+ * response = magic:int32 status:int32 requestId:int64 length:int64     (READ ok: payload[length] follows)
+ * </pre>
+ * A frame that breaks these rules ends its connection; nothing else is affected.
+ */
+final class Wire {
+    static final int MAGIC = 0x4D43_5431; // "MCT1"
+    static final byte VERSION = 1;
+    static final byte READ = 1;
+    static final byte WRITE = 2;
+    static final int REQUEST_HEADER = 4 + 1 + 1 + 2 + 8 + 8 + 8;
+    static final int RESPONSE_HEADER = 4 + 4 + 8 + 8;
+    static final int MAX_NAME = 1024;
+
+    static final int OK = 0;
+    static final int NO_SEGMENT = -1;
+    static final int OUT_OF_RANGE = -2;
+    static final int FAILED = -3;
+
+    private Wire() {
+    }
+
+    record Request(byte op, long requestId, String segment, long offset, long length) {
+    }
+
+    static void writeRequest(SocketChannel ch, Request r) throws IOException {
+        byte[] name = r.segment.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocate(REQUEST_HEADER + name.length);
+        b.putInt(MAGIC).put(VERSION).put(r.op).putShort((short) name.length).putLong(r.requestId).putLong(r.offset)
+                .putLong(r.length).put(name).flip();
+        writeFully(ch, b);
+    }
+
+    /** Reads a request header; throws {@link ProtocolException} on anything malformed. */
+    static Request readRequest(SocketChannel ch, long maxLength) throws IOException {
+        ByteBuffer b = readFully(ch, ByteBuffer.allocate(REQUEST_HEADER));
+        if (b.getInt() != MAGIC) {
+            throw new ProtocolException("bad magic");
+        }
+        byte version = b.get();
+        if (version != VERSION) {
+            throw new ProtocolException("unsupported version " + version);
+        }
+        byte op = b.get();
+        int nameLength = Short.toUnsignedInt(b.getShort());
+        long id = b.getLong();
+        long offset = b.getLong();
+        long length = b.getLong();
+        if (op != READ && op != WRITE) {
+            throw new ProtocolException("unknown op " + op);
+        }
+        if (nameLength == 0 || nameLength > MAX_NAME || offset < 0 || length <= 0 || length > maxLength) {
+            throw new ProtocolException("bad request fields");
+        }
+        String name = StandardCharsets.UTF_8.decode(readFully(ch, ByteBuffer.allocate(nameLength))).toString();
+        return new Request(op, id, name, offset, length);
+    }
+
+    static void writeResponse(SocketChannel ch, int status, long requestId, long length) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(RESPONSE_HEADER);
+        b.putInt(MAGIC).putInt(status).putLong(requestId).putLong(length).flip();
+        writeFully(ch, b);
+    }
+
+    /** Returns the status after checking the response belongs to {@code requestId}. */
+    static int readResponse(SocketChannel ch, long requestId, long length) throws IOException {
+        ByteBuffer b = readFully(ch, ByteBuffer.allocate(RESPONSE_HEADER));
+        if (b.getInt() != MAGIC) {
+            throw new ProtocolException("bad magic in response");
+        }
+        int status = b.getInt();
+        if (b.getLong() != requestId || status == OK && b.getLong() != length) {
+            throw new ProtocolException("response does not match its request");
+        }
+        return status;
+    }
+
+    /** Moves a whole memory segment to the socket; for native memory the kernel copies straight from it. */
+    static void send(SocketChannel ch, MemorySegment data) throws IOException {
+        for (long off = 0; off < data.byteSize(); off += Integer.MAX_VALUE) {
+            writeFully(ch, data.asSlice(off, Math.min(Integer.MAX_VALUE, data.byteSize() - off)).asByteBuffer());
+        }
+    }
+
+    /** Fills a whole memory segment from the socket, straight into it for native memory. */
+    static void receive(SocketChannel ch, MemorySegment into) throws IOException {
+        for (long off = 0; off < into.byteSize(); off += Integer.MAX_VALUE) {
+            readFully(ch, into.asSlice(off, Math.min(Integer.MAX_VALUE, into.byteSize() - off)).asByteBuffer());
+        }
+    }
+
+    static void writeFully(SocketChannel ch, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            ch.write(b);
+        }
+    }
+
+    static ByteBuffer readFully(SocketChannel ch, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            if (ch.read(b) < 0) {
+                throw new EOFException("peer closed the connection");
+            }
+        }
+        return b.flip();
+    }
+
+    /** A frame broke the protocol: the connection is closed. */
+    static final class ProtocolException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        ProtocolException(String message) {
+            super(message);
+        }
+    }
+}
