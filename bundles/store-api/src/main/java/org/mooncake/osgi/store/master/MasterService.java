@@ -1,11 +1,14 @@
 package org.mooncake.osgi.store.master;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.OpResult;
 import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.StoreException;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -50,6 +53,50 @@ public interface MasterService {
     int removeByRegex(String tenant, Pattern keyPattern, boolean force);
 
     int removeAll(String tenant, boolean force);
+
+    // ---- batches: one result per key, in input order; one key's failure spares the others ----
+
+    /** {@link #putStart} for many keys with one configuration; {@code sizes} pairs with {@code keys}. */
+    default List<OpResult<PutTicket>> putStartBatch(String clientId, List<ObjectKey> keys, List<Long> sizes,
+            ReplicateConfig config, boolean upsert) {
+        StoreException.require(keys.size() == sizes.size(), "keys and sizes differ in number");
+        List<OpResult<PutTicket>> out = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            long size = sizes.get(i);
+            out.add(each(keys.get(i), key -> putStart(clientId, key, size, config, upsert)));
+        }
+        return out;
+    }
+
+    default List<OpResult<Void>> putEndBatch(String clientId, List<PutCompletion> completions) {
+        return completions.stream().map(c -> each(c.key(), k -> {
+            putEnd(clientId, k, c.putId(), c.crc32c());
+            return (Void) null;
+        })).toList();
+    }
+
+    default List<OpResult<Void>> putRevokeBatch(String clientId, List<PutCompletion> puts) {
+        return puts.stream().map(c -> each(c.key(), k -> {
+            putRevoke(clientId, k, c.putId());
+            return (Void) null;
+        })).toList();
+    }
+
+    default List<OpResult<ReadLease>> getReplicaListBatch(List<ObjectKey> keys) {
+        return keys.stream().map(k -> each(k, this::getReplicaList)).toList();
+    }
+
+    default List<OpResult<Boolean>> existsBatch(List<ObjectKey> keys) {
+        return keys.stream().map(k -> each(k, this::exists)).toList();
+    }
+
+    private static <T> OpResult<T> each(ObjectKey key, java.util.function.Function<ObjectKey, T> op) {
+        try {
+            return OpResult.ok(key.key(), op.apply(key));
+        } catch (StoreException e) {
+            return OpResult.failed(key.key(), e);
+        }
+    }
 
     /** Administrative look-up; grants no lease. */
     Optional<ObjectInfo> queryKey(ObjectKey key);

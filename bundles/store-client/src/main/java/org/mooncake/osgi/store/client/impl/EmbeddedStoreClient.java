@@ -22,6 +22,7 @@ import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.master.PutCompletion;
 import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.ReplicaLocation;
@@ -266,44 +267,144 @@ public final class EmbeddedStoreClient implements StoreClient {
         return out;
     }
 
+    /**
+     * Many puts in three master calls (start, end, revoke) instead of two per key: every started
+     * put is written, the written ones are ended together, the failed ones revoked together.
+     */
+    private List<OpResult<Void>> writeMany(List<Map.Entry<String, MemorySegment>> entries, ReplicateConfig config,
+            boolean upsert) {
+        StoreException.require(config != null, "replicate config is null");
+        int n = entries.size();
+        List<OpResult<Void>> out = new ArrayList<>(java.util.Collections.nCopies(n, null));
+        List<Integer> started = new ArrayList<>();
+        List<ObjectKey> keys = new ArrayList<>();
+        List<Long> sizes = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            var e = entries.get(i);
+            try {
+                StoreException.require(e.getValue() != null, "value of " + e.getKey() + " is null");
+                keys.add(key(e.getKey()));
+                sizes.add(e.getValue().byteSize());
+                started.add(i);
+            } catch (StoreException bad) {
+                out.set(i, OpResult.failed(e.getKey(), bad));
+            }
+        }
+        List<OpResult<PutTicket>> tickets = started.isEmpty() ? List.of()
+                : master.putStartBatch(clientId, keys, sizes, config, upsert);
+        List<PutCompletion> written = new ArrayList<>();
+        List<Integer> writtenAt = new ArrayList<>();
+        List<PutCompletion> failed = new ArrayList<>();
+        for (int j = 0; j < tickets.size(); j++) {
+            int i = started.get(j);
+            var e = entries.get(i);
+            OpResult<PutTicket> t = tickets.get(j);
+            if (!t.isOk()) {
+                out.set(i, new OpResult<>(e.getKey(), null, t.error(), t.message()));
+                continue;
+            }
+            PutTicket put = t.value();
+            try {
+                int crc = Checksums.crc32c(e.getValue());
+                transports.runAll(put.replicas().stream()
+                        .map(r -> new TransferRequest(TransferOp.WRITE, e.getValue(), r.endpoint(), r.offset())).toList());
+                written.add(new PutCompletion(keys.get(j), put.putId(), crc));
+                writtenAt.add(i);
+            } catch (StoreException bad) {
+                failed.add(new PutCompletion(keys.get(j), put.putId(), 0));
+                out.set(i, OpResult.failed(e.getKey(), bad));
+            }
+        }
+        List<OpResult<Void>> ended = written.isEmpty() ? List.of() : master.putEndBatch(clientId, written);
+        for (int j = 0; j < ended.size(); j++) {
+            out.set(writtenAt.get(j), ended.get(j).isOk() ? OpResult.ok(entries.get(writtenAt.get(j)).getKey(), null)
+                    : new OpResult<>(entries.get(writtenAt.get(j)).getKey(), null, ended.get(j).error(), ended.get(j).message()));
+            if (!ended.get(j).isOk()) {
+                failed.add(written.get(j));
+            }
+        }
+        if (!failed.isEmpty()) {
+            master.putRevokeBatch(clientId, failed);
+        }
+        return out;
+    }
+
+    private static List<Map.Entry<String, MemorySegment>> heap(Map<String, byte[]> values) {
+        List<Map.Entry<String, MemorySegment>> out = new ArrayList<>(values.size());
+        values.forEach((k, v) -> out.add(new java.util.AbstractMap.SimpleImmutableEntry<>(k,
+                v == null ? null : MemorySegment.ofArray(v))));
+        return out;
+    }
+
     @Override
     public List<OpResult<Void>> putBatch(Map<String, byte[]> values, ReplicateConfig config) {
-        return each(List.copyOf(values.entrySet()), Map.Entry::getKey, e -> {
-            put(e.getKey(), e.getValue(), config);
-            return null;
-        });
+        return writeMany(heap(values), config, false);
     }
 
     @Override
     public List<OpResult<Void>> upsertBatch(Map<String, byte[]> values, ReplicateConfig config) {
-        return each(List.copyOf(values.entrySet()), Map.Entry::getKey, e -> {
-            upsert(e.getKey(), e.getValue(), config);
-            return null;
-        });
+        return writeMany(heap(values), config, true);
     }
 
     @Override
+    public List<OpResult<Void>> putFromBatch(Map<String, MemorySegment> sources, ReplicateConfig config) {
+        return writeMany(List.copyOf(sources.entrySet()), config, false);
+    }
+
+    /** One master call for all the leases, then each object's bytes. */
+    @Override
     public List<OpResult<byte[]>> getBatch(List<String> keys) {
-        return each(keys, k -> k, this::get);
+        List<OpResult<byte[]>> out = new ArrayList<>(keys.size());
+        List<ObjectKey> valid = new ArrayList<>();
+        List<Integer> at = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            try {
+                valid.add(key(keys.get(i)));
+                at.add(i);
+                out.add(null);
+            } catch (StoreException bad) {
+                out.add(OpResult.failed(keys.get(i), bad));
+            }
+        }
+        List<OpResult<ReadLease>> leases = valid.isEmpty() ? List.of() : master.getReplicaListBatch(valid);
+        for (int j = 0; j < leases.size(); j++) {
+            String key = keys.get(at.get(j));
+            OpResult<ReadLease> l = leases.get(j);
+            if (!l.isOk()) {
+                out.set(at.get(j), new OpResult<>(key, null, l.error(), l.message()));
+                continue;
+            }
+            try {
+                if (l.value().sizeBytes() > Integer.MAX_VALUE - 8) {
+                    throw new StoreException(ErrorCode.BUFFER_OVERFLOW, "object " + key + " does not fit a byte[]");
+                }
+                byte[] value = new byte[(int) l.value().sizeBytes()];
+                read(key, l.value(), MemorySegment.ofArray(value));
+                out.set(at.get(j), OpResult.ok(key, value));
+            } catch (StoreException bad) {
+                out.set(at.get(j), OpResult.failed(key, bad));
+            }
+        }
+        return out;
     }
 
     @Override
     public List<OpResult<Boolean>> existsBatch(List<String> keys) {
-        return each(keys, k -> k, this::exists);
+        List<OpResult<Boolean>> out = new ArrayList<>(keys.size());
+        for (String k : keys) {
+            try {
+                out.add(master.existsBatch(List.of(key(k))).getFirst());
+            } catch (StoreException bad) {
+                out.add(OpResult.failed(k, bad));
+            }
+        }
+        return out;
     }
 
     @Override
     public List<OpResult<Void>> removeBatch(List<String> keys, boolean force) {
         return each(keys, k -> k, k -> {
             remove(k, force);
-            return null;
-        });
-    }
-
-    @Override
-    public List<OpResult<Void>> putFromBatch(Map<String, MemorySegment> sources, ReplicateConfig config) {
-        return each(List.copyOf(sources.entrySet()), Map.Entry::getKey, e -> {
-            putFrom(e.getKey(), e.getValue(), config);
             return null;
         });
     }

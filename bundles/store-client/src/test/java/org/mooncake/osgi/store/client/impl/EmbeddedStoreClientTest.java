@@ -203,6 +203,35 @@ class EmbeddedStoreClientTest {
     }
 
     @Test
+    void aBatchPutWritesWhatItCanAndRevokesTheRest() {
+        HookedTransport t = new HookedTransport() {
+            @Override
+            public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+                if (batch.getFirst().op() == TransferOp.WRITE && batch.getFirst().length() == 13) {
+                    return java.util.concurrent.CompletableFuture.completedFuture(List.of(TransferStatus.failed("boom")));
+                }
+                return inner.submit(batch);
+            }
+        };
+        f = new ClientFixture(t, 1 << 20);
+        Map<String, byte[]> values = new LinkedHashMap<>();
+        values.put("ok-1", bytes("fine"));
+        values.put("bad key", bytes("x"));
+        values.put("unlucky", new byte[13]);
+        values.put("ok-2", bytes("also fine"));
+        List<OpResult<Void>> r = f.client.putBatch(values, ReplicateConfig.DEFAULT);
+        assertEquals(List.of(ErrorCode.OK, ErrorCode.INVALID_KEY, ErrorCode.TRANSFER_FAIL, ErrorCode.OK),
+                r.stream().map(OpResult::error).toList());
+        assertArrayEquals(bytes("also fine"), f.client.get("ok-2"));
+        assertFalse(f.client.exists("unlucky"));
+        assertEquals(0, f.master.stats().processingPuts(), "the failed put was revoked");
+        assertEquals(2, f.master.stats().objects());
+        List<OpResult<byte[]>> got = f.client.getBatch(List.of("ok-1", "bad key", "unlucky"));
+        assertEquals(List.of(ErrorCode.OK, ErrorCode.INVALID_KEY, ErrorCode.OBJECT_NOT_FOUND),
+                got.stream().map(OpResult::error).toList());
+    }
+
+    @Test
     void badInputIsRefusedAndLosesNothing() {
         f = new ClientFixture(1 << 16);
         f.client.put("keep", bytes("safe"));
