@@ -18,8 +18,10 @@ echo "== machine" | tee "$out/machine.txt"
 
 echo "== master metadata operations (JMH)"
 "${java[@]}" -jar "$jar" MasterOpsBenchmark -wi 2 -i 5 -w 1 -r 1 -rf json -rff "$out/master-ops.json"
-echo "== eviction round at 1e5 and 1e6 objects per policy (JMH)"
+echo "== eviction round at 1e5 and 1e6 objects per policy (JMH), default G1 and Parallel GC"
 "${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -rf json -rff "$out/eviction-round.json"
+"${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p objects=1000000 -jvmArgsAppend -XX:+UseParallelGC \
+  -rf json -rff "$out/eviction-round-parallel-gc.json"
 echo "== operations beside an eviction round"
 "${java[@]}" -Xmx8g -cp "$jar" org.mooncake.osgi.benchmarks.EvictionStallProbe 1000000 3 | tee "$out/eviction-stall.txt"
 

@@ -516,8 +516,9 @@ public final class StoreMaster implements MasterService {
         Shard shard = shardOf(m.key);
         shard.lock.lock();
         try {
-            if (shard.objects.get(m.key) != m || m.indexEntry != planned || m.hardPinned
-                    || m.leaseExpiresAtMs > now) {
+            // The planned entry is still the object's entry only while this meta is the live one
+            // (every path that drops a meta first takes it out of the index), so no map look-up.
+            if (m.indexEntry != planned || m.hardPinned || m.leaseExpiresAtMs > now) {
                 return null;
             }
             if (m.softPinDeadlineMs > now && (!softPinnedAllowed || !settings.allowEvictSoftPinned())) {
