@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import org.mooncake.osgi.store.master.SegmentEndpoint;
-import org.mooncake.osgi.store.spi.transport.TransferOp;
+import org.mooncake.osgi.store.spi.transport.MemoryCopy;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
 import org.mooncake.osgi.store.spi.transport.Transport;
@@ -73,21 +73,6 @@ public final class LocalTransport implements Transport {
         if (remote == null) {
             return TransferStatus.failed("segment " + r.remote().segmentName() + " is not exposed here");
         }
-        long len = r.length();
-        if (r.remoteOffset() > remote.byteSize() - len) {
-            return TransferStatus.failed("range " + r.remoteOffset() + "+" + len + " is outside segment "
-                    + r.remote().segmentName() + " of " + remote.byteSize() + " bytes");
-        }
-        try {
-            if (r.op() == TransferOp.WRITE) {
-                MemorySegment.copy(r.local(), 0, remote, r.remoteOffset(), len);
-            } else {
-                MemorySegment.copy(remote, r.remoteOffset(), r.local(), 0, len);
-            }
-            return TransferStatus.done(len);
-        } catch (IllegalStateException | IndexOutOfBoundsException | UnsupportedOperationException e) {
-            // the owner closed its arena mid-transfer, or the local memory is read-only
-            return TransferStatus.failed(e.toString());
-        }
+        return MemoryCopy.run(r, remote);
     }
 }

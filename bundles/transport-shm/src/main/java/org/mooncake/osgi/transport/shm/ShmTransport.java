@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import org.mooncake.osgi.store.master.SegmentEndpoint;
-import org.mooncake.osgi.store.spi.transport.TransferOp;
+import org.mooncake.osgi.store.spi.transport.MemoryCopy;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
 import org.mooncake.osgi.store.spi.transport.Transport;
@@ -132,19 +132,8 @@ public final class ShmTransport implements Transport, AutoCloseable {
         }
         Path file = Path.of(r.remote().address().substring(host.length() + 1));
         try {
-            MemorySegment remote = map(file);
-            long len = r.length();
-            if (r.remoteOffset() > remote.byteSize() - len) {
-                return TransferStatus.failed("range " + r.remoteOffset() + "+" + len + " is outside segment "
-                        + r.remote().segmentName());
-            }
-            if (r.op() == TransferOp.WRITE) {
-                MemorySegment.copy(r.local(), 0, remote, r.remoteOffset(), len);
-            } else {
-                MemorySegment.copy(remote, r.remoteOffset(), r.local(), 0, len);
-            }
-            return TransferStatus.done(len);
-        } catch (IOException | IllegalStateException | IndexOutOfBoundsException e) {
+            return MemoryCopy.run(r, map(file));
+        } catch (IOException e) {
             return TransferStatus.failed(e.toString());
         }
     }

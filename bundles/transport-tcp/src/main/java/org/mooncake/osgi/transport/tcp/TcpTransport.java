@@ -65,6 +65,46 @@ public final class TcpTransport implements Transport, AutoCloseable {
     /** Never started: asks whether memory may be used off the caller's thread. */
     private static final Thread OTHER_THREAD = Thread.ofVirtual().unstarted(() -> { });
 
+    /** Settings outside ConfigAdmin (tests, embedding): loopback on a free port. */
+    public static Config loopback(int connectionsPerPeer, int chunkBytes, long ioTimeoutMs) {
+        return new Config() {
+            @Override
+            public Class<? extends java.lang.annotation.Annotation> annotationType() {
+                return Config.class;
+            }
+
+            @Override
+            public String bind_address() {
+                return "127.0.0.1";
+            }
+
+            @Override
+            public int port() {
+                return 0;
+            }
+
+            @Override
+            public String advertised_host() {
+                return "";
+            }
+
+            @Override
+            public int connections_per_peer() {
+                return connectionsPerPeer;
+            }
+
+            @Override
+            public int chunk_bytes() {
+                return chunkBytes;
+            }
+
+            @Override
+            public long io_timeout_ms() {
+                return ioTimeoutMs;
+            }
+        };
+    }
+
     private final SegmentServer server;
     private final String advertised;
     private final int connectionsPerPeer;

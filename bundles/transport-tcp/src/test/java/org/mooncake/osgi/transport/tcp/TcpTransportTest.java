@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.lang.annotation.Annotation;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -25,42 +24,7 @@ import org.mooncake.osgi.store.spi.transport.TransferStatus;
 /** Two transports on loopback: "owner" exposes a segment, "peer" reads and writes it. */
 class TcpTransportTest {
     static TcpTransport.Config config(int chunk) {
-        return new TcpTransport.Config() {
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return TcpTransport.Config.class;
-            }
-
-            @Override
-            public String bind_address() {
-                return "127.0.0.1";
-            }
-
-            @Override
-            public int port() {
-                return 0;
-            }
-
-            @Override
-            public String advertised_host() {
-                return "";
-            }
-
-            @Override
-            public int connections_per_peer() {
-                return 4;
-            }
-
-            @Override
-            public int chunk_bytes() {
-                return chunk;
-            }
-
-            @Override
-            public long io_timeout_ms() {
-                return 5_000;
-            }
-        };
+        return TcpTransport.loopback(4, chunk, 5_000);
     }
 
     private final Arena arena = Arena.ofShared();

@@ -43,42 +43,7 @@ class TransportMatrixTest {
 
     private static Transport tcp() {
         try {
-            return new TcpTransport(new TcpTransport.Config() {
-                @Override
-                public Class<? extends Annotation> annotationType() {
-                    return TcpTransport.Config.class;
-                }
-
-                @Override
-                public String bind_address() {
-                    return "127.0.0.1";
-                }
-
-                @Override
-                public int port() {
-                    return 0;
-                }
-
-                @Override
-                public String advertised_host() {
-                    return "";
-                }
-
-                @Override
-                public int connections_per_peer() {
-                    return 3;
-                }
-
-                @Override
-                public int chunk_bytes() {
-                    return 1 << 20;
-                }
-
-                @Override
-                public long io_timeout_ms() {
-                    return 10_000;
-                }
-            });
+            return new TcpTransport(TcpTransport.loopback(3, 1 << 20, 10_000));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
