@@ -4,10 +4,12 @@ package org.mooncake.osgi.store.api;
 public class StoreException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final ErrorCode errorCode;
+    private final String detail;
 
     public StoreException(ErrorCode errorCode, String message) {
         super(errorCode + " (" + errorCode.code() + "): " + message);
         this.errorCode = errorCode;
+        this.detail = message;
     }
 
     public StoreException(ErrorCode errorCode, String message, Throwable cause) {
@@ -17,6 +19,11 @@ public class StoreException extends RuntimeException {
 
     public ErrorCode errorCode() {
         return errorCode;
+    }
+
+    /** The message without the code, e.g. to carry the error to another process. */
+    public String detail() {
+        return detail;
     }
 
     /** Throws {@code INVALID_PARAMS} with the message unless the condition holds. */

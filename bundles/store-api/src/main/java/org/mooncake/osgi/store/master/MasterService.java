@@ -19,8 +19,12 @@ import org.osgi.annotation.versioning.ProviderType;
 @ProviderType
 public interface MasterService {
 
-    /** Registers a client or refreshes its liveness. A client silent past client_ttl loses its segments. */
-    void heartbeat(String clientId);
+    /**
+     * Registers a client or refreshes its liveness; a client silent past client_ttl loses its
+     * segments. Returns the master's incarnation: when it changes, the master restarted and
+     * forgot everything, so the client mounts its segments again.
+     */
+    long heartbeat(String clientId);
 
     void mountSegment(SegmentDescriptor segment);
 

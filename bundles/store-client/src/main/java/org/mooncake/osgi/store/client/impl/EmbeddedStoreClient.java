@@ -50,6 +50,8 @@ public final class EmbeddedStoreClient implements StoreClient {
     private final Set<MemorySegment> registered = ConcurrentHashMap.newKeySet();
     private final AtomicInteger segmentSeq = new AtomicInteger();
     private volatile boolean healthy = true;
+    private volatile long incarnation;
+    private final Map<String, SegmentDescriptor> mounted = new ConcurrentHashMap<>();
 
     EmbeddedStoreClient(MasterService master, Transports transports, String clientId, String tenant, String protocol,
             InstantSource clock) {
@@ -84,10 +86,19 @@ public final class EmbeddedStoreClient implements StoreClient {
         return healthy && !ownSegments.isEmpty();
     }
 
-    /** Reports liveness to the master; called by the owner's scheduler. */
-    void heartbeat() {
+    /**
+     * Reports liveness to the master; called by the owner's scheduler. After a master restart
+     * (a new incarnation) the segments are mounted again; the objects they held are gone.
+     */
+    public void heartbeat() {
         try {
-            master.heartbeat(clientId);
+            long now = master.heartbeat(clientId);
+            if (incarnation != 0 && now != incarnation) {
+                for (SegmentDescriptor d : mounted.values()) {
+                    master.mountSegment(d);
+                }
+            }
+            incarnation = now;
             healthy = true;
         } catch (RuntimeException e) {
             healthy = false;
@@ -450,12 +461,15 @@ public final class EmbeddedStoreClient implements StoreClient {
     private String mount(String name, MemorySegment memory) {
         Transport t = transports.get(protocol);
         SegmentEndpoint endpoint = t.expose(name, memory);
+        SegmentDescriptor d = new SegmentDescriptor(name, clientId, memory.byteSize(), endpoint);
         try {
-            master.mountSegment(new SegmentDescriptor(name, clientId, memory.byteSize(), endpoint));
+            incarnation = master.heartbeat(clientId);
+            master.mountSegment(d);
         } catch (RuntimeException e) {
             t.withdraw(name);
             throw e;
         }
+        mounted.put(name, d);
         ownSegments.add(name);
         return name;
     }
@@ -467,6 +481,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         }
         // The master forgets the segment before the bytes stop being served.
         master.unmountSegment(clientId, segmentName);
+        mounted.remove(segmentName);
         ownSegments.remove(segmentName);
         transports.get(protocol).withdraw(segmentName);
     }
@@ -478,6 +493,7 @@ public final class EmbeddedStoreClient implements StoreClient {
                 unmountSegment(s);
             } catch (RuntimeException e) {
                 ownSegments.remove(s);
+                mounted.remove(s);
             }
         }
     }

@@ -183,8 +183,8 @@ public final class MasterComponent implements MasterService {
     // ---- MasterService, delegated ----
 
     @Override
-    public void heartbeat(String clientId) {
-        master.heartbeat(clientId);
+    public long heartbeat(String clientId) {
+        return master.heartbeat(clientId);
     }
 
     @Override

@@ -44,6 +44,8 @@ public final class StoreMaster implements MasterService {
     private final Shard[] shards;
     private final int shardShift;
     private final AtomicLong versionSequence = new AtomicLong();
+    /** Changes with every start: clients that see a new one mount their segments again. */
+    private final long incarnation = new java.security.SecureRandom().nextLong();
     private final Segments segments = new Segments();
     final CandidateIndex index = new CandidateIndex();
     final TypeCounters counters = new TypeCounters();
@@ -116,9 +118,10 @@ public final class StoreMaster implements MasterService {
     // ---- liveness and segments ----
 
     @Override
-    public void heartbeat(String clientId) {
+    public long heartbeat(String clientId) {
         requireClient(clientId);
         clients.put(clientId, now());
+        return incarnation;
     }
 
     @Override

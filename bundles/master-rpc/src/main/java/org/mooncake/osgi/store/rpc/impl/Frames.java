@@ -1,0 +1,47 @@
+package org.mooncake.osgi.store.rpc.impl;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
+/**
+ * Framing of the master protocol: {@code magic:int32 "MCR1", length:int32, body[length]}, body
+ * in CBOR. Anything else ends the connection it came on.
+ */
+final class Frames {
+    static final int MAGIC = 0x4D43_5231;
+    static final int PROTOCOL_VERSION = 1;
+
+    private Frames() {
+    }
+
+    static void write(DataOutputStream out, byte[] body) throws IOException {
+        out.writeInt(MAGIC);
+        out.writeInt(body.length);
+        out.write(body);
+        out.flush();
+    }
+
+    static byte[] read(DataInputStream in, int maxBytes) throws IOException {
+        int magic = in.readInt();
+        if (magic != MAGIC) {
+            throw new BadFrame("bad magic " + Integer.toHexString(magic));
+        }
+        int length = in.readInt();
+        if (length < 0 || length > maxBytes) {
+            throw new BadFrame("frame of " + length + " bytes (limit " + maxBytes + ")");
+        }
+        byte[] body = new byte[length];
+        in.readFully(body);
+        return body;
+    }
+
+    /** A frame broke the protocol. */
+    static final class BadFrame extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        BadFrame(String message) {
+            super(message);
+        }
+    }
+}

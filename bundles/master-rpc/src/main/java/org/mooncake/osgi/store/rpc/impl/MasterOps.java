@@ -1,0 +1,127 @@
+package org.mooncake.osgi.store.rpc.impl;
+
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.master.PutCompletion;
+import org.mooncake.osgi.store.master.SegmentDescriptor;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Every master operation the protocol carries, and how the server runs it. */
+final class MasterOps {
+    private MasterOps() {
+    }
+
+    /** Positional arguments, converted to the types an operation expects; a bad one is INVALID_PARAMS. */
+    record Args(JsonNode array) {
+        <T> T get(int i, Class<T> type) {
+            return convert(i, type, null);
+        }
+
+        <T> T get(int i, TypeReference<T> type) {
+            return convert(i, null, type);
+        }
+
+        private <T> T convert(int i, Class<T> type, TypeReference<T> ref) {
+            if (array == null || !array.isArray() || i >= array.size()) {
+                throw new StoreException(ErrorCode.INVALID_PARAMS, "argument " + i + " is missing");
+            }
+            try {
+                return type != null ? Messages.CBOR.treeToValue(array.get(i), type)
+                        : Messages.CBOR.readerFor(ref).readValue(array.get(i));
+            } catch (StoreException e) {
+                throw e;
+            } catch (Exception e) {
+                Throwable root = e;
+                while (root.getCause() != null) {
+                    root = root.getCause();
+                }
+                if (root instanceof StoreException se) {
+                    throw se; // a record's own validation, e.g. a bad key
+                }
+                throw new StoreException(ErrorCode.INVALID_PARAMS, "argument " + i + " is malformed: " + root.getMessage());
+            }
+        }
+    }
+
+    interface Handler {
+        Object run(MasterService m, Args a);
+    }
+
+    private static final TypeReference<List<ObjectKey>> KEYS = new TypeReference<>() {
+    };
+    private static final TypeReference<List<Long>> LONGS = new TypeReference<>() {
+    };
+    private static final TypeReference<List<PutCompletion>> COMPLETIONS = new TypeReference<>() {
+    };
+
+    enum Op {
+        HEARTBEAT((m, a) -> m.heartbeat(a.get(0, String.class))),
+        MOUNT_SEGMENT((m, a) -> {
+            m.mountSegment(a.get(0, SegmentDescriptor.class));
+            return null;
+        }),
+        UNMOUNT_SEGMENT((m, a) -> {
+            m.unmountSegment(a.get(0, String.class), a.get(1, String.class));
+            return null;
+        }),
+        PUT_START((m, a) -> m.putStart(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class),
+                a.get(3, ReplicateConfig.class), a.get(4, Boolean.class))),
+        PUT_END((m, a) -> {
+            m.putEnd(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class), a.get(3, Integer.class));
+            return null;
+        }),
+        PUT_REVOKE((m, a) -> {
+            m.putRevoke(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class));
+            return null;
+        }),
+        GET_REPLICA_LIST((m, a) -> m.getReplicaList(a.get(0, ObjectKey.class))),
+        EXISTS((m, a) -> m.exists(a.get(0, ObjectKey.class))),
+        REMOVE((m, a) -> {
+            m.remove(a.get(0, ObjectKey.class), a.get(1, Boolean.class));
+            return null;
+        }),
+        REMOVE_BY_REGEX((m, a) -> m.removeByRegex(a.get(0, String.class), pattern(a.get(1, String.class)),
+                a.get(2, Boolean.class))),
+        REMOVE_ALL((m, a) -> m.removeAll(a.get(0, String.class), a.get(1, Boolean.class))),
+        QUERY_KEY((m, a) -> m.queryKey(a.get(0, ObjectKey.class)).orElse(null)),
+        STATS((m, a) -> m.stats()),
+        SEGMENTS((m, a) -> m.segments()),
+        PUT_START_BATCH((m, a) -> m.putStartBatch(a.get(0, String.class), a.get(1, KEYS), a.get(2, LONGS),
+                a.get(3, ReplicateConfig.class), a.get(4, Boolean.class))),
+        PUT_END_BATCH((m, a) -> m.putEndBatch(a.get(0, String.class), a.get(1, COMPLETIONS))),
+        PUT_REVOKE_BATCH((m, a) -> m.putRevokeBatch(a.get(0, String.class), a.get(1, COMPLETIONS))),
+        GET_REPLICA_LIST_BATCH((m, a) -> m.getReplicaListBatch(a.get(0, KEYS))),
+        EXISTS_BATCH((m, a) -> m.existsBatch(a.get(0, KEYS)));
+
+        final Handler handler;
+
+        Op(Handler handler) {
+            this.handler = handler;
+        }
+
+        static Op named(String name) {
+            try {
+                return Op.valueOf(name);
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw new StoreException(ErrorCode.INVALID_PARAMS, "unknown operation " + name);
+            }
+        }
+    }
+
+    private static Pattern pattern(String regex) {
+        try {
+            return Pattern.compile(regex);
+        } catch (PatternSyntaxException | NullPointerException e) {
+            throw new StoreException(ErrorCode.INVALID_PARAMS, "bad regex: " + regex);
+        }
+    }
+}

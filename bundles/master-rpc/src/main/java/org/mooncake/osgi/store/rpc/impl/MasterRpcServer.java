@@ -1,0 +1,162 @@
+package org.mooncake.osgi.store.rpc.impl;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.MasterService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Serves the local master to clients in other processes. One virtual thread per connection;
+ * its requests run in order, so TCP flow control is the back-pressure. The first request of a
+ * connection must be {@code HELLO} with the protocol version. A malformed frame ends its
+ * connection; a bad request gets an error response; neither touches other connections.
+ */
+@Component(service = MasterRpcServer.class, immediate = true, configurationPid = MasterRpcServer.PID,
+        configurationPolicy = ConfigurationPolicy.REQUIRE)
+@Designate(ocd = MasterRpcServer.Config.class)
+public final class MasterRpcServer implements AutoCloseable {
+    public static final String PID = "org.mooncake.osgi.store.rpc.server";
+    private static final System.Logger LOG = System.getLogger(MasterRpcServer.class.getName());
+
+    @ObjectClassDefinition(name = "Mooncake master RPC server")
+    public @interface Config {
+        @AttributeDefinition(description = "Address to bind")
+        String bind_address() default "0.0.0.0";
+
+        @AttributeDefinition(description = "TCP port (upstream's rpc port); 0 picks a free one")
+        int port() default 50051;
+
+        @AttributeDefinition(description = "Largest frame accepted, bytes")
+        int max_frame_bytes() default 16 << 20;
+    }
+
+    private final MasterService master;
+    private final ServerSocket server;
+    private final int maxFrame;
+    private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+
+    @Activate
+    public MasterRpcServer(Config c, @Reference(target = "(!(" + RemoteMasterService.REMOTE_PROPERTY + "=true))")
+            MasterService master) throws IOException {
+        if (c.port() < 0 || c.port() > 65535 || c.max_frame_bytes() < 1024) {
+            throw new IllegalArgumentException("port must be 0-65535 and max_frame_bytes >= 1024");
+        }
+        this.master = master;
+        this.maxFrame = c.max_frame_bytes();
+        this.server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress(c.bind_address(), c.port()), 256);
+        Thread.ofPlatform().daemon().name("mooncake-rpc-accept").start(this::accept);
+        LOG.log(Level.INFO, "master RPC on {0}:{1}", c.bind_address(), String.valueOf(port()));
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                s.setTcpNoDelay(true);
+                connections.add(s);
+                Thread.ofVirtual().name("mooncake-rpc-conn").start(() -> serve(s));
+            } catch (IOException e) {
+                if (!server.isClosed()) {
+                    LOG.log(Level.WARNING, "accept failed: {0}", e.toString());
+                }
+            }
+        }
+    }
+
+    private void serve(Socket s) {
+        try (s; DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+                DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
+            boolean greeted = false;
+            while (true) {
+                Messages.Request req = Messages.CBOR.readValue(Frames.read(in, maxFrame), Messages.Request.class);
+                Messages.Response resp;
+                if (!greeted) {
+                    resp = hello(req);
+                    greeted = resp.code() == 0;
+                } else {
+                    resp = handle(req);
+                }
+                Frames.write(out, Messages.CBOR.writeValueAsBytes(resp));
+                if (!greeted) {
+                    return;
+                }
+            }
+        } catch (EOFException | SocketException e) {
+            // the client went away
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "closing an RPC connection: {0}", e.getMessage());
+        } finally {
+            connections.remove(s);
+        }
+    }
+
+    private static Messages.Response hello(Messages.Request req) {
+        if (!"HELLO".equals(req.op())) {
+            return error(req.id(), new StoreException(ErrorCode.INVALID_PARAMS, "the first request must be HELLO"));
+        }
+        JsonNode v = req.args() != null && req.args().isArray() && req.args().size() > 0 ? req.args().get(0) : null;
+        if (v == null || !v.canConvertToInt() || v.asInt() != Frames.PROTOCOL_VERSION) {
+            return error(req.id(), new StoreException(ErrorCode.INVALID_VERSION,
+                    "protocol version " + v + " is not served; this master speaks " + Frames.PROTOCOL_VERSION));
+        }
+        return new Messages.Response(req.id(), 0, null, Messages.CBOR.valueToTree(Frames.PROTOCOL_VERSION));
+    }
+
+    private Messages.Response handle(Messages.Request req) {
+        try {
+            if (req.deadlineMs() > 0 && System.currentTimeMillis() > req.deadlineMs()) {
+                throw new StoreException(ErrorCode.RPC_FAIL, "deadline passed before the master got to it");
+            }
+            MasterOps.Op op = MasterOps.Op.named(req.op());
+            Object result = op.handler.run(master, new MasterOps.Args(req.args()));
+            return new Messages.Response(req.id(), 0, null, Messages.CBOR.valueToTree(result));
+        } catch (StoreException e) {
+            return error(req.id(), e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "master operation " + req.op() + " failed", e);
+            return error(req.id(), new StoreException(ErrorCode.INTERNAL_ERROR, e.toString()));
+        }
+    }
+
+    private static Messages.Response error(long id, StoreException e) {
+        return new Messages.Response(id, e.errorCode().code(), e.detail(), null);
+    }
+
+    @Deactivate
+    @Override
+    public void close() throws IOException {
+        server.close();
+        for (Socket s : connections) {
+            s.close();
+        }
+    }
+}

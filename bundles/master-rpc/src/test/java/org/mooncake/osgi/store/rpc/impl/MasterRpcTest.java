@@ -1,0 +1,262 @@
+package org.mooncake.osgi.store.rpc.impl;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.lang.annotation.Annotation;
+import java.lang.foreign.Arena;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Random;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.ObjectDataType;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.OpResult;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.client.impl.EmbeddedStoreClient;
+import org.mooncake.osgi.store.master.PutCompletion;
+import org.mooncake.osgi.store.master.PutTicket;
+import org.mooncake.osgi.store.master.SegmentDescriptor;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.master.impl.MasterSettings;
+import org.mooncake.osgi.store.master.impl.PolicySelector;
+import org.mooncake.osgi.store.master.impl.StoreMaster;
+import org.mooncake.osgi.transport.tcp.TcpTransport;
+
+class MasterRpcTest {
+    private final Arena arena = Arena.ofShared();
+    private StoreMaster master = newMaster();
+    private MasterRpcServer server;
+    private final RemoteMasterService remote;
+
+    MasterRpcTest() throws IOException {
+        server = new MasterRpcServer(config(0), master);
+        remote = new RemoteMasterService(new InetSocketAddress("127.0.0.1", server.port()), 2000, 16 << 20);
+    }
+
+    private static StoreMaster newMaster() {
+        PolicySelector p = new PolicySelector();
+        p.add(new PolicySelector.Offer(new LeaseOrderPolicy(), LeaseOrderPolicy.NAME, 0, 1));
+        return new StoreMaster(MasterSettings.DEFAULTS, InstantSource.system(), p);
+    }
+
+    static MasterRpcServer.Config config(int port) {
+        return new MasterRpcServer.Config() {
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return MasterRpcServer.Config.class;
+            }
+
+            @Override
+            public String bind_address() {
+                return "127.0.0.1";
+            }
+
+            @Override
+            public int port() {
+                return port;
+            }
+
+            @Override
+            public int max_frame_bytes() {
+                return 1 << 20;
+            }
+        };
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        remote.close();
+        server.close();
+        arena.close();
+    }
+
+    private static void assertError(ErrorCode expected, Executable call) {
+        StoreException e = assertThrows(StoreException.class, call);
+        assertEquals(expected, e.errorCode(), e.getMessage());
+    }
+
+    private void mount(String client, String name) {
+        remote.mountSegment(new SegmentDescriptor(name, client, 1 << 20, new SegmentEndpoint("tcp", "127.0.0.1:1", name)));
+    }
+
+    @Test
+    void everyOperationCrossesTheWireWithItsResultOrItsErrorCode() {
+        mount("c1", "s1");
+        ObjectKey k = ObjectKey.of("a");
+        ReplicateConfig cfg = ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).recomputeCostMs(175)
+                .groupId("session-1").build();
+        PutTicket t = remote.putStart("c1", k, 1000, cfg, false);
+        assertEquals("s1", t.replicas().getFirst().segmentName());
+        assertError(ErrorCode.REPLICA_IS_NOT_READY, () -> remote.getReplicaList(k));
+        remote.putEnd("c1", k, t.putId(), 77);
+        assertEquals(77, remote.getReplicaList(k).crc32c());
+        assertTrue(remote.exists(k));
+        var info = remote.queryKey(k).orElseThrow();
+        assertEquals(ObjectDataType.HIDDEN_STATE, info.dataType());
+        assertEquals(175, info.recomputeCostMs());
+        assertEquals("session-1", info.groupId());
+        assertTrue(remote.queryKey(ObjectKey.of("nope")).isEmpty());
+        assertEquals(1, remote.stats().objects());
+        assertEquals("lease-lru", remote.stats().activePolicy());
+        assertEquals(List.of("s1"), remote.segments().stream().map(s -> s.name()).toList());
+        assertError(ErrorCode.OBJECT_ALREADY_EXISTS, () -> remote.putStart("c1", k, 10, ReplicateConfig.DEFAULT, false));
+        assertError(ErrorCode.OBJECT_HAS_LEASE, () -> remote.remove(k, false));
+        remote.remove(k, true);
+        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> remote.getReplicaList(k));
+        assertError(ErrorCode.INVALID_PARAMS, () -> remote.putStart("c1", ObjectKey.of("z"), 0, ReplicateConfig.DEFAULT, false));
+        PutTicket r = remote.putStart("c1", ObjectKey.of("r"), 10, ReplicateConfig.DEFAULT, false);
+        remote.putRevoke("c1", ObjectKey.of("r"), r.putId());
+        assertEquals(0, remote.removeByRegex("default", Pattern.compile("x.*"), true));
+        assertEquals(0, remote.removeAll("default", true));
+        remote.unmountSegment("c1", "s1");
+        assertError(ErrorCode.SEGMENT_NOT_FOUND, () -> remote.unmountSegment("c1", "s1"));
+    }
+
+    @Test
+    void batchesCrossTheWireWithOneResultPerKey() {
+        mount("c1", "s1");
+        List<ObjectKey> keys = List.of(ObjectKey.of("a"), ObjectKey.of("b"));
+        List<OpResult<PutTicket>> started = remote.putStartBatch("c1", keys, List.of(10L, 0L), ReplicateConfig.DEFAULT, false);
+        assertTrue(started.get(0).isOk());
+        assertEquals(ErrorCode.INVALID_PARAMS, started.get(1).error());
+        List<OpResult<Void>> ended = remote.putEndBatch("c1",
+                List.of(new PutCompletion(keys.get(0), started.get(0).value().putId(), 5)));
+        assertTrue(ended.getFirst().isOk());
+        assertEquals(List.of(true, false), remote.existsBatch(keys).stream().map(OpResult::value).toList());
+        var leases = remote.getReplicaListBatch(keys);
+        assertEquals(5, leases.get(0).value().crc32c());
+        assertEquals(ErrorCode.OBJECT_NOT_FOUND, leases.get(1).error());
+    }
+
+    @Test
+    void aClientOfAnotherVersionIsTurnedAway() throws IOException {
+        try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 1000, 1 << 20)) {
+            Messages.Response r = c.call("HELLO", Messages.CBOR.createArrayNode().add(99), 1000);
+            assertEquals(ErrorCode.INVALID_VERSION.code(), r.code());
+        }
+        try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 1000, 1 << 20)) {
+            assertEquals(ErrorCode.INVALID_PARAMS.code(), c.call("STATS", null, 1000).code(), "HELLO comes first");
+        }
+    }
+
+    @Test
+    void hostileFramesCostOnlyTheirOwnConnection() throws IOException {
+        Random rnd = new Random(11);
+        remote.heartbeat("good");
+        for (int i = 0; i < 60; i++) {
+            try (Socket s = new Socket("127.0.0.1", server.port())) {
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                switch (i % 4) {
+                    case 0 -> { // random bytes
+                        byte[] junk = new byte[1 + rnd.nextInt(100)];
+                        rnd.nextBytes(junk);
+                        out.write(junk);
+                    }
+                    case 1 -> { // a frame far over the limit
+                        out.writeInt(Frames.MAGIC);
+                        out.writeInt(Integer.MAX_VALUE);
+                    }
+                    case 2 -> { // a valid frame of garbage CBOR
+                        byte[] junk = new byte[rnd.nextInt(64)];
+                        rnd.nextBytes(junk);
+                        Frames.write(out, junk);
+                    }
+                    default -> { // a truncated frame
+                        out.writeInt(Frames.MAGIC);
+                        out.writeInt(1000);
+                        out.write(new byte[10]);
+                    }
+                }
+                out.flush();
+                s.shutdownOutput();
+                while (s.getInputStream().read() >= 0) {
+                    // until the server hangs up
+                }
+            } catch (IOException reset) {
+                // dropped by the server: expected
+            }
+            assertEquals(master.heartbeat("x"), remote.heartbeat("good"), "served after hostile connection " + i);
+        }
+    }
+
+    @Test
+    void unknownOperationsAndMalformedArgumentsAreErrorsNotCrashes() throws IOException {
+        try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 1000, 1 << 20)) {
+            c.call("HELLO", Messages.CBOR.createArrayNode().add(1), 1000);
+            assertEquals(ErrorCode.INVALID_PARAMS.code(), c.call("FLY", null, 1000).code());
+            assertEquals(ErrorCode.INVALID_PARAMS.code(), c.call("EXISTS", Messages.CBOR.createArrayNode().add(42), 1000).code());
+            var badKey = Messages.CBOR.createArrayNode();
+            badKey.addObject().put("tenant", "default").put("key", "has space");
+            assertEquals(ErrorCode.INVALID_KEY.code(), c.call("EXISTS", badKey, 1000).code());
+            assertEquals(ErrorCode.INVALID_PARAMS.code(), c.call("PUT_END", Messages.CBOR.createArrayNode().add("c1"), 1000).code());
+        }
+    }
+
+    @Test
+    void aRestartedMasterIsReachedAgainAndClientsMountTheirSegmentsAgain() throws IOException {
+        TcpTransport storageNet = new TcpTransport(TcpTransport.loopback(2, 1 << 20, 5000));
+        TcpTransport clientNet = new TcpTransport(TcpTransport.loopback(2, 1 << 20, 5000));
+        try {
+            EmbeddedStoreClient storage = EmbeddedStoreClient.create(remote, List.of(storageNet), "storage-1", "default",
+                    "tcp", InstantSource.system());
+            RemoteMasterService clientsMaster = new RemoteMasterService(
+                    new InetSocketAddress("127.0.0.1", server.port()), 2000, 1 << 20);
+            EmbeddedStoreClient client = EmbeddedStoreClient.create(clientsMaster, List.of(clientNet), "client-1",
+                    "default", "tcp", InstantSource.system());
+            storage.mountSegment(arena.allocate(4 << 20, 64));
+            byte[] value = new byte[3 << 20];
+            new Random(2).nextBytes(value);
+            client.put("kv-1", value);
+            assertArrayEquals(value, client.get("kv-1"), "bytes crossed from the client to the storage node over tcp");
+
+            int port = server.port();
+            server.close();
+            assertError(ErrorCode.RPC_FAIL, () -> client.get("kv-1"));
+            master = newMaster();
+            server = new MasterRpcServer(config(port), master);
+            assertFalse(client.exists("kv-1"), "a restarted master has forgotten the objects");
+            assertEquals(0, master.segments().size());
+            storage.heartbeat();
+            assertEquals(1, master.segments().size(), "the storage node mounted its segment again");
+            client.put("kv-2", value);
+            assertArrayEquals(value, client.get("kv-2"));
+            clientsMaster.close();
+        } finally {
+            clientNet.close();
+            storageNet.close();
+        }
+    }
+
+    @Test
+    void aCallPastItsDeadlineFailsWithRpcFail() throws IOException {
+        RemoteMasterService impatient = new RemoteMasterService(new InetSocketAddress("127.0.0.1", server.port()), 1, 1 << 20);
+        try {
+            // 1 ms is shorter than any round trip here, so the call or the handshake gives up
+            StoreException e = assertThrows(StoreException.class, () -> {
+                for (int i = 0; i < 1000; i++) {
+                    impatient.stats();
+                }
+            });
+            assertEquals(ErrorCode.RPC_FAIL, e.errorCode());
+            assertNotEquals(0, remote.heartbeat("still-fine"));
+        } finally {
+            impatient.close();
+        }
+    }
+}
