@@ -30,6 +30,8 @@ final class PeerConnections implements AutoCloseable {
     private final long ioTimeoutMs;
     private final Semaphore permits;
     private final ConcurrentLinkedQueue<SocketChannel> idle = new ConcurrentLinkedQueue<>();
+    /** Every connection, idle or busy, so that closing ends transfers in flight too. */
+    private final java.util.Set<SocketChannel> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     PeerConnections(InetSocketAddress peer, int max, long ioTimeoutMs) {
@@ -50,8 +52,14 @@ final class PeerConnections implements AutoCloseable {
             ch = idle.poll();
             if (ch == null) {
                 ch = SocketChannel.open();
+                open.add(ch);
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ch.connect(peer);
+                if (ch.getLocalAddress().equals(ch.getRemoteAddress())) {
+                    // TCP "simultaneous open" with itself: the peer's (ephemeral) port is closed and
+                    // the kernel picked that very port for us. Nobody is listening.
+                    throw new java.net.ConnectException("connection refused by " + peer + " (self-connect)");
+                }
             }
             SocketChannel doomed = ch;
             deadline = DEADLINES.schedule(() -> {
@@ -81,6 +89,7 @@ final class PeerConnections implements AutoCloseable {
                 throw new IOException("transfer of " + local.byteSize() + " bytes with " + peer + " timed out");
             }
             if (closed) {
+                open.remove(ch);
                 ch.close();
             } else {
                 idle.add(ch);
@@ -94,6 +103,7 @@ final class PeerConnections implements AutoCloseable {
                 deadline.cancel(false);
             }
             if (ch != null) {
+                open.remove(ch);
                 ch.close();
             }
             permits.release();
@@ -103,7 +113,8 @@ final class PeerConnections implements AutoCloseable {
     @Override
     public void close() throws IOException {
         closed = true;
-        for (SocketChannel ch; (ch = idle.poll()) != null;) {
+        idle.clear();
+        for (SocketChannel ch : open) {
             ch.close();
         }
     }

@@ -24,6 +24,7 @@ final class SegmentServer implements AutoCloseable {
     private final ServerSocketChannel server;
     private final long maxRequestBytes;
     private final Thread acceptor;
+    private volatile boolean closed;
 
     SegmentServer(InetSocketAddress bind, long maxRequestBytes) throws IOException {
         this.maxRequestBytes = maxRequestBytes;
@@ -49,6 +50,10 @@ final class SegmentServer implements AutoCloseable {
         while (server.isOpen()) {
             try {
                 SocketChannel ch = server.accept();
+                if (closed) {
+                    ch.close(); // accepted while closing: nobody will serve it
+                    return;
+                }
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 connections.add(ch);
                 Thread.ofVirtual().name("mooncake-tcp-serve").start(() -> serve(ch));
@@ -92,12 +97,19 @@ final class SegmentServer implements AutoCloseable {
         }
     }
 
+    /** Stops accepting, waits for the acceptor to finish, then ends every connection. */
     @Override
     public void close() throws IOException {
+        closed = true;
         server.close();
+        acceptor.interrupt();
+        try {
+            acceptor.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (SocketChannel ch : connections) {
             ch.close();
         }
-        acceptor.interrupt();
     }
 }

@@ -57,6 +57,8 @@ public final class MasterRpcServer implements AutoCloseable {
     private final ServerSocket server;
     private final int maxFrame;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+    private final Thread acceptor;
+    private volatile boolean closed;
 
     @Activate
     public MasterRpcServer(Config c, @Reference(target = "(!(" + RemoteMasterService.REMOTE_PROPERTY + "=true))")
@@ -69,7 +71,7 @@ public final class MasterRpcServer implements AutoCloseable {
         this.server = new ServerSocket();
         server.setReuseAddress(true);
         server.bind(new InetSocketAddress(c.bind_address(), c.port()), 256);
-        Thread.ofPlatform().daemon().name("mooncake-rpc-accept").start(this::accept);
+        acceptor = Thread.ofPlatform().daemon().name("mooncake-rpc-accept").start(this::accept);
         LOG.log(Level.INFO, "master RPC on {0}:{1}", c.bind_address(), String.valueOf(port()));
     }
 
@@ -81,6 +83,10 @@ public final class MasterRpcServer implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
+                if (closed) {
+                    s.close(); // accepted while closing: nobody will serve it
+                    return;
+                }
                 s.setTcpNoDelay(true);
                 connections.add(s);
                 Thread.ofVirtual().name("mooncake-rpc-conn").start(() -> serve(s));
@@ -154,7 +160,13 @@ public final class MasterRpcServer implements AutoCloseable {
     @Deactivate
     @Override
     public void close() throws IOException {
+        closed = true;
         server.close();
+        try {
+            acceptor.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (Socket s : connections) {
             s.close();
         }

@@ -40,6 +40,10 @@ final class RpcConnection implements AutoCloseable {
         socket = new Socket();
         socket.setTcpNoDelay(true);
         socket.connect(master, connectTimeoutMs);
+        if (socket.getLocalSocketAddress().equals(socket.getRemoteSocketAddress())) {
+            socket.close(); // a self-connect to the closed (ephemeral) port of a master that is gone
+            throw new java.net.ConnectException("connection refused by " + master + " (self-connect)");
+        }
         out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
         in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
         Thread.ofVirtual().name("mooncake-rpc-reader").start(this::readLoop);
