@@ -20,8 +20,8 @@ import org.osgi.framework.wiring.BundleRevision;
 
 /**
  * A Felix framework laid out under a home directory: bundles from {@code system/}, FileInstall
- * watching {@code etc/} (configurations) and {@code deploy/} (bundles), its cache in
- * {@code runtime/}. Starting fails loudly if any bundle does not resolve.
+ * watching {@code etc/} (configurations) and {@code deploy/} (bundles), its cache and profile
+ * configuration in {@code runtime/<instance>/}. Starting fails loudly if any bundle does not resolve.
  */
 public final class Container {
     private final Path home;
@@ -32,25 +32,43 @@ public final class Container {
         this.framework = framework;
     }
 
-    /** Boots the named features. Extra framework properties override the defaults. */
-    public static Container start(Path home, List<String> features, Map<String, String> extraProps)
-            throws IOException, BundleException {
+    /**
+     * Boots a profile as instance {@code instance}: its cache and its own configuration folder live
+     * in {@code runtime/<instance>/}, so several processes can share one home. FileInstall watches
+     * that folder (the profile's configurations, written at every start), {@code etc/} (the
+     * operator's) and {@code deploy/} (bundles). Extra framework properties override the defaults.
+     */
+    public static Container start(Path home, String instance, Profile profile, Map<String, String> vars,
+            Map<String, String> extraProps) throws IOException, BundleException {
         Path etc = home.resolve("etc");
         Path deploy = home.resolve("deploy");
+        Path own = home.resolve("runtime").resolve(instance);
+        Path ownEtc = own.resolve("etc");
         Files.createDirectories(etc);
         Files.createDirectories(deploy);
-        // FileInstall takes one folder per watcher: etc/ is the first, this file makes deploy/ the second.
-        Files.writeString(etc.resolve("org.apache.felix.fileinstall-deploy.cfg"),
-                "# written by the launcher at every start\nfelix.fileinstall.dir=" + deploy.toAbsolutePath()
-                        + "\nfelix.fileinstall.poll=250\nfelix.fileinstall.noInitialDelay=true\n");
+        Files.createDirectories(ownEtc);
+        try (var old = Files.list(ownEtc)) {
+            for (Path p : (Iterable<Path>) old::iterator) {
+                Files.delete(p);
+            }
+        }
+        // FileInstall takes one folder per watcher: the instance's folder is the first, these make the others.
+        watch(ownEtc, "etc", etc);
+        watch(ownEtc, "deploy", deploy);
+        for (var pid : profile.resolve(vars).entrySet()) {
+            StringBuilder cfg = new StringBuilder("# profile " + profile.name() + ", written by the launcher at start\n");
+            pid.getValue().forEach((k, v) -> cfg.append(k).append('=').append(v).append('\n'));
+            Files.writeString(ownEtc.resolve(pid.getKey() + ".cfg"), cfg);
+        }
         Map<String, String> props = new HashMap<>();
-        props.put(Constants.FRAMEWORK_STORAGE, home.resolve("runtime/cache").toString());
+        props.put(Constants.FRAMEWORK_STORAGE, own.resolve("cache").toString());
         props.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
-        props.put("felix.fileinstall.dir", etc.toAbsolutePath().toString());
+        props.put("felix.fileinstall.dir", ownEtc.toAbsolutePath().toString());
         props.put("felix.fileinstall.poll", "250");
         props.put("felix.fileinstall.noInitialDelay", "true");
         props.put("felix.fileinstall.log.level", "2");
         props.put("mooncake.home", home.toAbsolutePath().toString());
+        props.put("mooncake.instance", instance);
         props.putAll(extraProps);
 
         FrameworkFactory factory = ServiceLoader.load(FrameworkFactory.class).findFirst()
@@ -59,13 +77,19 @@ public final class Container {
         fw.init();
         Container c = new Container(home, fw);
         try {
-            c.install(new FeatureReader(home.resolve("features")).bundlesOf(features));
+            c.install(new FeatureReader(home.resolve("features")).bundlesOf(profile.features()));
             fw.start();
         } catch (IOException | BundleException | RuntimeException e) {
             c.stop();
             throw e;
         }
         return c;
+    }
+
+    private static void watch(Path ownEtc, String name, Path folder) throws IOException {
+        Files.writeString(ownEtc.resolve("org.apache.felix.fileinstall-" + name + ".cfg"),
+                "# written by the launcher at every start\nfelix.fileinstall.dir=" + folder.toAbsolutePath()
+                        + "\nfelix.fileinstall.poll=250\nfelix.fileinstall.noInitialDelay=true\n");
     }
 
     private void install(Set<String> bundleIds) throws IOException, BundleException {

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 
@@ -41,17 +43,23 @@ final class FeatureReader {
         return new Feature(root.get("id").asText(), root.path("name").asText(name), ids);
     }
 
-    List<String> profile(String profile) throws IOException {
+    Profile profile(String profile) throws IOException {
         JsonNode profiles = json.readTree(featuresDir.resolve("profiles.json").toFile());
-        JsonNode names = profiles.get(profile);
-        if (names == null || !names.isArray()) {
+        JsonNode p = profiles.get(profile);
+        if (p == null || !p.path("features").isArray()) {
             List<String> known = new ArrayList<>();
             profiles.fieldNames().forEachRemaining(known::add);
             throw new IOException("no profile " + profile + "; known: " + String.join(", ", known));
         }
-        List<String> out = new ArrayList<>();
-        names.forEach(n -> out.add(n.asText()));
-        return out;
+        List<String> features = new ArrayList<>();
+        p.get("features").forEach(n -> features.add(n.asText()));
+        Map<String, Map<String, String>> config = new LinkedHashMap<>();
+        p.path("config").fields().forEachRemaining(pid -> {
+            Map<String, String> props = new LinkedHashMap<>();
+            pid.getValue().fields().forEachRemaining(e -> props.put(e.getKey(), e.getValue().asText()));
+            config.put(pid.getKey(), props);
+        });
+        return new Profile(profile, features, config);
     }
 
     /** The bundles of several features, first mention first, each once. */

@@ -2,12 +2,12 @@ package org.mooncake.osgi.launcher;
 
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * {@code mooncake start [--profile NAME] [--headless]}: boots a profile's features in the
- * foreground, with the Gogo shell on the terminal unless headless.
+ * {@code mooncake start [--profile NAME] [--master HOST:PORT] [--set name=value]... [--instance NAME]
+ * [--headless]}: boots a profile in the foreground, with the Gogo shell on the terminal unless
+ * headless. Variables (--set, --master) fill the profile's configuration.
  */
 public final class Main {
     private Main() {
@@ -15,7 +15,9 @@ public final class Main {
 
     public static void main(String[] args) throws Exception {
         String profile = "all-in-one";
+        String instance = null;
         boolean headless = false;
+        Map<String, String> vars = new HashMap<>();
         if (args.length == 0 || !"start".equals(args[0])) {
             usage("expected a command");
         }
@@ -28,33 +30,57 @@ public final class Main {
                     profile = args[++i];
                 }
                 case "--headless" -> headless = true;
+                case "--instance" -> instance = value(args, ++i, "--instance needs a name");
+                case "--master" -> vars.put("master", value(args, ++i, "--master needs HOST:PORT"));
+                case "--set" -> {
+                    String kv = value(args, ++i, "--set needs name=value");
+                    int eq = kv.indexOf('=');
+                    if (eq <= 0) {
+                        usage("--set needs name=value, was " + kv);
+                    }
+                    vars.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
                 default -> usage("unknown option " + args[i]);
             }
         }
         Path home = Path.of(System.getProperty("mooncake.home", ".")).toAbsolutePath().normalize();
-        List<String> features = new FeatureReader(home.resolve("features")).profile(profile);
+        Profile p;
+        try {
+            p = new FeatureReader(home.resolve("features")).profile(profile);
+        } catch (java.io.IOException e) {
+            usage(e.getMessage());
+            return;
+        }
         Map<String, String> props = new HashMap<>();
         if (headless || System.console() == null) {
             props.put("gosh.args", "--nointeractive");
         }
-        System.out.println("mooncake: starting profile " + profile + " " + features + " from " + home);
+        String name = instance != null ? instance : profile;
+        System.out.println("mooncake: starting profile " + profile + " " + p.features() + " as " + name + " from " + home);
         Container c;
         try {
-            c = Container.start(home, features, props);
+            c = Container.start(home, name, p, vars, props);
         } catch (Exception e) {
             System.err.println("mooncake: failed to start: " + e.getMessage());
             System.exit(1);
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(c::stop, "mooncake-shutdown"));
-        System.out.println("mooncake: up. Admin endpoint http://localhost:9003/ (see etc/); "
-                + (headless ? "stop with SIGTERM." : "type 'help store' or 'stop 0'."));
+        System.out.println("mooncake: " + name + " up; " + (headless ? "stop with SIGTERM." : "type 'help store' or 'stop 0'."));
         c.awaitStop();
         System.exit(0);
     }
 
+    private static String value(String[] args, int i, String problem) {
+        if (i >= args.length) {
+            usage(problem);
+        }
+        return args[i];
+    }
+
     private static void usage(String problem) {
-        System.err.println("mooncake: " + problem + "\nusage: mooncake start [--profile all-in-one|all-policies|everything] [--headless]");
+        System.err.println("mooncake: " + problem + "\nusage: mooncake start [--profile all-in-one|all-policies|master|storage|client]"
+                + " [--master HOST:PORT] [--set name=value]... [--instance NAME] [--headless]");
         System.exit(2);
     }
 }

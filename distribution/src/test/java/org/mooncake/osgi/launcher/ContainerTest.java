@@ -45,7 +45,7 @@ class ContainerTest {
     @Test
     void everyFeatureBundleIsInSystemAndEveryOwnBundleIsInAFeature() throws IOException {
         FeatureReader features = new FeatureReader(HOME.resolve("features"));
-        Set<String> named = features.bundlesOf(new FeatureReader(HOME.resolve("features")).profile("everything"));
+        Set<String> named = features.bundlesOf(new FeatureReader(HOME.resolve("features")).profile("everything").features());
         for (String id : named) {
             assertTrue(Files.isRegularFile(Feature.bundlePath(HOME.resolve("system"), id)), id + " missing from system/");
         }
@@ -61,15 +61,15 @@ class ContainerTest {
     @Test
     void everyFeatureStartsTogetherAndTheStoreWorks(@TempDir Path dir) throws Exception {
         Path home = copyOfHome(dir);
-        List<String> profile = new FeatureReader(home.resolve("features")).profile("everything");
-        Container c = Container.start(home, profile, Map.of("gosh.args", "--nointeractive"));
+        Profile profile = new FeatureReader(home.resolve("features")).profile("everything");
+        Container c = Container.start(home, "test", profile, Map.of(), Map.of("gosh.args", "--nointeractive"));
         try {
             for (Bundle b : c.context().getBundles()) {
                 assertEquals(Bundle.ACTIVE, b.getState(), b.getSymbolicName() + " is not active");
             }
             assertTrue(Arrays.stream(c.context().getBundles()).anyMatch(
                     b -> b.getSymbolicName().equals("org.mooncake.osgi.store.master")));
-            assertTrue(Files.readString(home.resolve("etc/org.apache.felix.fileinstall-deploy.cfg"))
+            assertTrue(Files.readString(home.resolve("runtime/test/etc/org.apache.felix.fileinstall-deploy.cfg"))
                     .contains(home.resolve("deploy").toAbsolutePath().toString()));
             ServiceTracker<Object, Object> client = new ServiceTracker<>(c.context(),
                     "org.mooncake.osgi.store.api.StoreClient", null);
@@ -82,11 +82,23 @@ class ContainerTest {
     }
 
     @Test
+    void profilesFillTheirConfigurationFromVariablesAndNameWhatIsMissing() throws IOException {
+        Profile storage = new FeatureReader(HOME.resolve("features")).profile("storage");
+        var cfg = storage.resolve(Map.of("master", "10.0.0.1:50051", "segment.size", "1048576"));
+        assertEquals("10.0.0.1:50051", cfg.get("org.mooncake.osgi.store.rpc.client").get("master.address"));
+        assertEquals("1048576", cfg.get("org.mooncake.osgi.store.client").get("global.segment.size"));
+        assertEquals("(transport.protocol=tcp)", cfg.get("org.mooncake.osgi.store.client").get("segmentTransport.target"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> storage.resolve(Map.of()));
+        assertTrue(e.getMessage().contains("--master"), e.getMessage());
+    }
+
+    @Test
     void aMissingBundleOrProfileFailsTheStartWithItsName(@TempDir Path dir) throws Exception {
         Path home = copyOfHome(dir);
         Files.writeString(home.resolve("features/broken.json"),
                 "{\"id\":\"x:broken:osgifeature:1\",\"bundles\":[{\"id\":\"org.example:nothing:1.0\"}]}");
-        IOException e = assertThrows(IOException.class, () -> Container.start(home, List.of("broken"), Map.of()));
+        IOException e = assertThrows(IOException.class,
+                () -> Container.start(home, "broken", new Profile("broken", List.of("broken"), Map.of()), Map.of(), Map.of()));
         assertTrue(e.getMessage().contains("org.example:nothing:1.0"), e.getMessage());
         IOException p = assertThrows(IOException.class, () -> new FeatureReader(home.resolve("features")).profile("nope"));
         assertTrue(p.getMessage().contains("all-in-one"), p.getMessage());

@@ -41,7 +41,7 @@ public class DeployFolderIT {
 
     @Configuration
     public Option[] config() throws IOException {
-        return ContainerOptions.features("core");
+        return ContainerOptions.features("runtime", "master", "client");
     }
 
     /** What the type-aware policy says it plans with. */

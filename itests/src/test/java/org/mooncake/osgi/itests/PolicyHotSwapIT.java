@@ -54,7 +54,7 @@ public class PolicyHotSwapIT {
 
     @Configuration
     public Option[] config() throws IOException {
-        return ContainerOptions.features("core");
+        return ContainerOptions.features("runtime", "master", "client");
     }
 
     private void configureMaster(String policy) throws IOException {

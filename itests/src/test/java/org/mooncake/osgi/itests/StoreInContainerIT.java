@@ -46,7 +46,7 @@ public class StoreInContainerIT {
 
     @Configuration
     public Option[] config() throws IOException {
-        return ContainerOptions.features("core");
+        return ContainerOptions.features("runtime", "master", "client");
     }
 
     static byte[] payload(int i, int size) {

@@ -9,10 +9,12 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 import org.apache.felix.service.command.Descriptor;
+import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
+import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.master.TypeStats;
@@ -36,24 +38,40 @@ import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 public final class StoreCommands {
     static final String MASTER_PID = "org.mooncake.osgi.store.master";
 
-    private final StoreClient client;
     private final MasterService master;
     private final ConfigurationAdmin configAdmin;
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     private volatile List<EvictionPolicy> policies = List.of();
 
+    /** Absent in a master-only process; the commands that need it say so. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile StoreClient client;
+
     @Activate
-    public StoreCommands(@Reference StoreClient client, @Reference MasterService master,
-            @Reference ConfigurationAdmin configAdmin) {
-        this.client = client;
+    public StoreCommands(@Reference MasterService master, @Reference ConfigurationAdmin configAdmin) {
         this.master = master;
         this.configAdmin = configAdmin;
     }
 
+    /** With a client bound from the start (tests, embedding). */
+    StoreCommands(StoreClient client, MasterService master, ConfigurationAdmin configAdmin) {
+        this(master, configAdmin);
+        this.client = client;
+    }
+
+    private StoreClient client() {
+        StoreClient c = client;
+        if (c == null) {
+            throw new StoreException(ErrorCode.UNAVAILABLE_IN_CURRENT_STATUS,
+                    "this process has no store client (a master-only profile); use a client or storage process");
+        }
+        return c;
+    }
+
     @Descriptor("store a UTF-8 string under a key")
     public String put(@Descriptor("key") String key, @Descriptor("value") String value) {
-        client.put(key, value.getBytes(StandardCharsets.UTF_8), ReplicateConfig.DEFAULT);
+        client().put(key, value.getBytes(StandardCharsets.UTF_8), ReplicateConfig.DEFAULT);
         return "stored " + key + " (" + value.getBytes(StandardCharsets.UTF_8).length + " bytes)";
     }
 
@@ -61,30 +79,30 @@ public final class StoreCommands {
     public String put(@Descriptor("key") String key, @Descriptor("value") String value,
             @Descriptor("data type, e.g. KVCACHE or 10") String type) {
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        client.put(key, bytes, ReplicateConfig.builder().dataType(ObjectDataType.parse(type)).build());
+        client().put(key, bytes, ReplicateConfig.builder().dataType(ObjectDataType.parse(type)).build());
         return "stored " + key + " (" + bytes.length + " bytes, " + ObjectDataType.parse(type) + ")";
     }
 
     @Descriptor("read an object as UTF-8")
     public String get(@Descriptor("key") String key) {
-        return new String(client.get(key), StandardCharsets.UTF_8);
+        return new String(client().get(key), StandardCharsets.UTF_8);
     }
 
     @Descriptor("remove an object (refused while leased)")
     public String remove(@Descriptor("key") String key) {
-        client.remove(key, false);
+        client().remove(key, false);
         return "removed " + key;
     }
 
     @Descriptor("remove an object; with force even while leased")
     public String remove(@Descriptor("key") String key, @Descriptor("force") boolean force) {
-        client.remove(key, force);
+        client().remove(key, force);
         return "removed " + key;
     }
 
     @Descriptor("show one object's metadata (grants no lease)")
     public String query(@Descriptor("key") String key) {
-        return master.queryKey(new ObjectKey(client.tenant(), key)).map(Object::toString).orElse("no object " + key);
+        return master.queryKey(new ObjectKey(client().tenant(), key)).map(Object::toString).orElse("no object " + key);
     }
 
     @Descriptor("capacity, use, objects and eviction by data type")
