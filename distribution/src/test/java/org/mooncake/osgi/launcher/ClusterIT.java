@@ -1,0 +1,130 @@
+package org.mooncake.osgi.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Callable;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.client.impl.EmbeddedStoreClient;
+import org.mooncake.osgi.store.rpc.impl.RemoteMasterService;
+import org.mooncake.osgi.transport.tcp.TcpTransport;
+
+/**
+ * A real cluster on loopback: a master process and two storage processes started with
+ * bin/mooncake, and this JVM as a pure client. Objects cross processes over the master RPC and
+ * the TCP transport; a storage node that dies takes its objects' replicas with it, whole.
+ */
+class ClusterIT {
+    private static final Path HOME = Path.of(System.getProperty("mooncake.home"));
+    private final List<Process> processes = new ArrayList<>();
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private Process start(String instance, String... args) throws IOException {
+        List<Path> logs = List.of(HOME.resolve("..").resolve("cluster-logs"));
+        Files.createDirectories(logs.getFirst());
+        List<String> cmd = new ArrayList<>(List.of("bash", HOME.resolve("bin/mooncake").toString(), "start", "--headless",
+                "--instance", instance));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(logs.getFirst().resolve(instance + ".log").toFile()).start();
+        processes.add(p);
+        return p;
+    }
+
+    private static void await(String what, Callable<Boolean> condition) throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (true) {
+            try {
+                if (condition.call()) {
+                    return;
+                }
+            } catch (StoreException notYet) {
+                // the master is not up yet
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("gave up waiting for " + what + "; see target/cluster-logs");
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    @AfterEach
+    void stopAll() throws InterruptedException {
+        for (Process p : processes) {
+            p.destroy();
+        }
+        for (Process p : processes) {
+            if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void objectsCrossProcessesAndADeadStorageNodeTakesOnlyItsReplicas() throws Exception {
+        int rpc = freePort();
+        start("it-master", "--profile", "master", "--set", "rpc.port=" + rpc, "--set", "admin.port=0",
+                "--set", "client.ttl.ms=2000");
+        RemoteMasterService master = new RemoteMasterService(new InetSocketAddress("127.0.0.1", rpc), 3000, 16 << 20);
+        await("the master", () -> master.stats() != null);
+        String address = "127.0.0.1:" + rpc;
+        Process s1 = start("it-storage-1", "--profile", "storage", "--master", address, "--set", "segment.size=67108864");
+        start("it-storage-2", "--profile", "storage", "--master", address, "--set", "segment.size=67108864");
+        await("two storage segments", () -> master.segments().size() == 2);
+        assertTrue(master.segments().stream().allMatch(s -> s.protocol().equals("tcp")));
+
+        try (TcpTransport net = new TcpTransport(TcpTransport.loopback(4, 1 << 20, 10_000))) {
+            EmbeddedStoreClient client = EmbeddedStoreClient.create(master, List.of(net), "it-client", "default", "tcp",
+                    InstantSource.system());
+            Random rnd = new Random(9);
+            byte[][] values = new byte[40][];
+            for (int i = 0; i < 40; i++) {
+                values[i] = new byte[(1 << 20) + i];
+                rnd.nextBytes(values[i]);
+                client.put("k" + i, values[i], ReplicateConfig.builder().replicaCount(i < 20 ? 2 : 1).build());
+            }
+            for (int i = 0; i < 40; i++) {
+                assertArrayEquals(values[i], client.get("k" + i), "k" + i + " read back across processes");
+            }
+
+            s1.destroyForcibly();
+            await("the dead node's segment dropped", () -> master.segments().size() == 1);
+            int lost = 0;
+            for (int i = 0; i < 40; i++) {
+                try {
+                    assertArrayEquals(values[i], client.get("k" + i));
+                } catch (StoreException e) {
+                    assertEquals(ErrorCode.OBJECT_NOT_FOUND, e.errorCode(), "k" + i + ": gone whole, never garbage");
+                    assertTrue(i >= 20, "k" + i + " had a replica on the surviving node");
+                    lost++;
+                }
+            }
+            assertTrue(lost > 0, "some single-replica objects lived on the dead node");
+            assertEquals(40 - lost, master.stats().objects());
+            client.put("after", values[0]);
+            assertArrayEquals(values[0], client.get("after"));
+        } finally {
+            master.close();
+        }
+    }
+}
