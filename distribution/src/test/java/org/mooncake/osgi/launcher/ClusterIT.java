@@ -83,13 +83,14 @@ class ClusterIT {
     @Test
     void objectsCrossProcessesAndADeadStorageNodeTakesOnlyItsReplicas() throws Exception {
         int rpc = freePort();
-        start("it-master", "--profile", "master", "--set", "rpc.port=" + rpc, "--set", "admin.port=0",
-                "--set", "client.ttl.ms=2000");
+        String[] masterArgs = {"--profile", "master", "--set", "rpc.port=" + rpc, "--set", "admin.port=0",
+            "--set", "client.ttl.ms=2000"};
+        Process masterProcess = start("it-master", masterArgs);
         RemoteMasterService master = new RemoteMasterService(new InetSocketAddress("127.0.0.1", rpc), 3000, 16 << 20);
         await("the master", () -> master.stats() != null);
         String address = "127.0.0.1:" + rpc;
         Process s1 = start("it-storage-1", "--profile", "storage", "--master", address, "--set", "segment.size=67108864");
-        start("it-storage-2", "--profile", "storage", "--master", address, "--set", "segment.size=67108864");
+        Process s2 = start("it-storage-2", "--profile", "storage", "--master", address, "--set", "segment.size=67108864");
         await("two storage segments", () -> master.segments().size() == 2);
         assertTrue(master.segments().stream().allMatch(s -> s.protocol().equals("tcp")));
 
@@ -123,6 +124,26 @@ class ClusterIT {
             assertEquals(40 - lost, master.stats().objects());
             client.put("after", values[0]);
             assertArrayEquals(values[0], client.get("after"));
+
+            // the master dies and comes back on its port: nothing restarts, the storage node mounts again
+            masterProcess.destroyForcibly().waitFor();
+            start("it-master-2", masterArgs);
+            await("the surviving node mounted again on the new master", () -> master.segments().size() == 1);
+            assertEquals(0, master.stats().objects(), "a restarted master has lost every object (no HA yet)");
+            client.put("reborn", values[1]);
+            assertArrayEquals(values[1], client.get("reborn"));
+
+            // the last node vanishes; until the master notices, its segment is still handed out
+            s2.destroyForcibly().waitFor();
+            StoreException put = org.junit.jupiter.api.Assertions.assertThrows(StoreException.class,
+                    () -> client.put("late", values[2]));
+            assertTrue(put.errorCode() == ErrorCode.TRANSFER_FAIL || put.errorCode() == ErrorCode.NO_AVAILABLE_HANDLE,
+                    put.getMessage());
+            assertTrue(!client.exists("late"), "a failed put is revoked, never readable");
+            StoreException get = org.junit.jupiter.api.Assertions.assertThrows(StoreException.class,
+                    () -> client.get("reborn"));
+            assertTrue(get.errorCode() == ErrorCode.TRANSFER_FAIL || get.errorCode() == ErrorCode.OBJECT_NOT_FOUND,
+                    get.getMessage());
         } finally {
             master.close();
         }
