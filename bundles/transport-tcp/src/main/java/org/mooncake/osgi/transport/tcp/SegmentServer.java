@@ -11,6 +11,8 @@ import java.nio.channels.SocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Serves one-sided READ and WRITE on the segments this process exposes. One virtual thread per
@@ -19,7 +21,11 @@ import java.util.concurrent.ConcurrentMap;
 final class SegmentServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SegmentServer.class.getName());
 
-    private final ConcurrentMap<String, MemorySegment> segments = new ConcurrentHashMap<>();
+    /** An exposed segment; requests hold the read lock while they touch its memory. */
+    private record Exposed(MemorySegment memory, ReentrantReadWriteLock inUse) {
+    }
+
+    private final ConcurrentMap<String, Exposed> segments = new ConcurrentHashMap<>();
     private final Set<SocketChannel> connections = ConcurrentHashMap.newKeySet();
     private final ServerSocketChannel server;
     private final long maxRequestBytes;
@@ -37,13 +43,28 @@ final class SegmentServer implements AutoCloseable {
     }
 
     void expose(String name, MemorySegment memory) {
-        if (segments.putIfAbsent(name, memory) != null) {
+        if (segments.putIfAbsent(name, new Exposed(memory, new ReentrantReadWriteLock())) != null) {
             throw new IllegalStateException("segment " + name + " is exposed already");
         }
     }
 
+    /**
+     * Stops serving a segment and waits (up to 30 s) for requests already using it, so that its
+     * owner may release the memory as soon as this returns.
+     */
     void withdraw(String name) {
-        segments.remove(name);
+        Exposed e = segments.remove(name);
+        if (e != null) {
+            try {
+                if (e.inUse.writeLock().tryLock(30, TimeUnit.SECONDS)) {
+                    e.inUse.writeLock().unlock();
+                } else {
+                    LOG.log(Level.WARNING, "segment {0} withdrawn with a transfer still running", name);
+                }
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private void acceptLoop() {
@@ -56,7 +77,9 @@ final class SegmentServer implements AutoCloseable {
                 }
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 connections.add(ch);
-                Thread.ofVirtual().name("mooncake-tcp-serve").start(() -> serve(ch));
+                // a platform thread per connection: peers hold few connections, and a parked virtual
+                // thread adds a poller hand-off to every request (measured: ~0.2 ms at 64 KiB)
+                Thread.ofPlatform().daemon().name("mooncake-tcp-serve").start(() -> serve(ch));
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
@@ -69,23 +92,30 @@ final class SegmentServer implements AutoCloseable {
         try (ch) {
             while (true) {
                 Wire.Request r = Wire.readRequest(ch, maxRequestBytes);
-                MemorySegment segment = segments.get(r.segment());
-                int status = segment == null ? Wire.NO_SEGMENT
-                        : r.offset() > segment.byteSize() - r.length() ? Wire.OUT_OF_RANGE : Wire.OK;
-                if (status != Wire.OK) {
-                    Wire.writeResponse(ch, status, r.requestId(), 0);
-                    if (r.op() == Wire.WRITE) {
-                        return; // the payload is on its way and has nowhere to go
+                Exposed e = segments.get(r.segment());
+                boolean held = e != null && e.inUse.readLock().tryLock();
+                try {
+                    int status = !held ? Wire.NO_SEGMENT
+                            : r.offset() > e.memory.byteSize() - r.length() ? Wire.OUT_OF_RANGE : Wire.OK;
+                    if (status != Wire.OK) {
+                        Wire.writeResponse(ch, status, r.requestId(), 0);
+                        if (r.op() == Wire.WRITE) {
+                            return; // the payload is on its way and has nowhere to go
+                        }
+                        continue;
                     }
-                    continue;
-                }
-                MemorySegment target = segment.asSlice(r.offset(), r.length());
-                if (r.op() == Wire.WRITE) {
-                    Wire.receive(ch, target);
-                    Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length());
-                } else {
-                    Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length());
-                    Wire.send(ch, target);
+                    MemorySegment target = e.memory.asSlice(r.offset(), r.length());
+                    if (r.op() == Wire.WRITE) {
+                        Wire.receive(ch, target);
+                        Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length());
+                    } else {
+                        Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length());
+                        Wire.send(ch, target);
+                    }
+                } finally {
+                    if (held) {
+                        e.inUse.readLock().unlock();
+                    }
                 }
             }
         } catch (Wire.ProtocolException e) {

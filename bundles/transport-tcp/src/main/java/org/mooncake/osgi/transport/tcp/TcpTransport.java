@@ -152,9 +152,14 @@ public final class TcpTransport implements Transport, AutoCloseable {
 
     @Override
     public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+        if (batch.size() == 1 && batch.getFirst().length() <= chunkBytes) {
+            // one small request: moving it on the caller's thread saves two thread hand-offs
+            TransferRequest r = batch.getFirst();
+            return CompletableFuture.completedFuture(List.of(await(startChunks(r, true), r.length())));
+        }
         List<List<Future<?>>> chunks = new ArrayList<>(batch.size());
         for (TransferRequest r : batch) {
-            chunks.add(startChunks(r));
+            chunks.add(startChunks(r, false));
         }
         return CompletableFuture.supplyAsync(() -> {
             List<TransferStatus> out = new ArrayList<>(batch.size());
@@ -165,7 +170,7 @@ public final class TcpTransport implements Transport, AutoCloseable {
         }, workers);
     }
 
-    private List<Future<?>> startChunks(TransferRequest r) {
+    private List<Future<?>> startChunks(TransferRequest r, boolean inline) {
         List<Future<?>> futures = new ArrayList<>();
         PeerConnections peer;
         try {
@@ -176,7 +181,7 @@ public final class TcpTransport implements Transport, AutoCloseable {
         }
         byte op = r.op() == TransferOp.READ ? Wire.READ : Wire.WRITE;
         // memory of a confined arena may only be touched by its thread: move it from here, in order
-        boolean confined = !r.local().isAccessibleBy(OTHER_THREAD);
+        boolean confined = inline || !r.local().isAccessibleBy(OTHER_THREAD);
         for (long off = 0; off < r.length(); off += chunkBytes) {
             long at = off;
             MemorySegment part = r.local().asSlice(off, Math.min(chunkBytes, r.length() - off));

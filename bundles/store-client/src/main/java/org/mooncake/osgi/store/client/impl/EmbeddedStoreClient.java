@@ -450,7 +450,7 @@ public final class EmbeddedStoreClient implements StoreClient {
     }
 
     /** Mounts a new segment of memory the segment transport provides (a shared file for shm). */
-    String mountNewSegment(long sizeBytes, Arena arena) {
+    public String mountNewSegment(long sizeBytes, Arena arena) {
         String name = nextSegmentName();
         return mount(name, transports.get(protocol).allocateSegment(name, sizeBytes, arena));
     }
@@ -488,7 +488,7 @@ public final class EmbeddedStoreClient implements StoreClient {
     }
 
     /** Withdraws every segment this client contributed. */
-    void unmountAll() {
+    public void unmountAll() {
         for (String s : List.copyOf(ownSegments)) {
             try {
                 unmountSegment(s);

@@ -1,0 +1,302 @@
+package org.mooncake.osgi.benchmarks;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.client.impl.EmbeddedStoreClient;
+import org.mooncake.osgi.store.master.impl.MasterSettings;
+import org.mooncake.osgi.store.master.impl.PolicySelector;
+import org.mooncake.osgi.store.master.impl.StoreMaster;
+import org.mooncake.osgi.store.spi.transport.Transport;
+import org.mooncake.osgi.transport.local.LocalTransport;
+import org.mooncake.osgi.transport.shm.ShmTransport;
+import org.mooncake.osgi.transport.tcp.TcpTransport;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/**
+ * {@code mooncake bench transfer}: put and get throughput and latency per object size over each
+ * transport, side by side with a plain memory copy, the loopback TCP limit (iperf3) and a Redis
+ * server on loopback (redis-benchmark), same payload sizes, one client. A storage node and a
+ * pure client, each with its own transport instance, share an in-process master, so bytes cross
+ * the real transport (kernel TCP on loopback, a second mapping of the shm file).
+ *
+ * <p>Writes a table to stdout, progress to stderr, JSON and a PNG chart to the output folder.
+ */
+public final class TransferBenchmark {
+    static final long[] SIZES = {64 << 10, 1 << 20, 32_062_464, 206_438_400};
+
+    record Result(String system, String op, long size, int ops, double mibPerSecond, double p50Ms, double p99Ms) {
+    }
+
+    private final List<Result> results = new ArrayList<>();
+    private final Path out;
+    private final double scale;
+
+    private TransferBenchmark(Path out, double scale) {
+        this.out = out;
+        this.scale = scale;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of(args.length > 0 ? args[0] : "docs/benchmarks");
+        double scale = args.length > 1 ? Double.parseDouble(args[1]) : 1.0;
+        Files.createDirectories(out);
+        new TransferBenchmark(out, scale).run();
+    }
+
+    private int ops(long size) {
+        int n = size <= 64 << 10 ? 2000 : size <= 1 << 20 ? 300 : size < 100_000_000 ? 20 : 6;
+        return Math.max(3, (int) (n * scale));
+    }
+
+    private static void progress(String s) {
+        System.err.println("[bench transfer] " + s);
+    }
+
+    private void run() throws Exception {
+        for (long size : SIZES) {
+            memcpy(size);
+        }
+        Map<String, Supplier<Transport>> transports = new LinkedHashMap<>();
+        transports.put("local", LocalTransport::new);
+        transports.put("shm", () -> new ShmTransport(ShmConfig.DEV_SHM));
+        transports.put("tcp", () -> {
+            try {
+                return new TcpTransport(TcpTransport.loopback(4, 4 << 20, 60_000));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        for (var t : transports.entrySet()) {
+            for (long size : SIZES) {
+                store(t.getKey(), t.getValue(), size);
+            }
+        }
+        iperf();
+        for (long size : SIZES) {
+            redis(size);
+        }
+        report();
+    }
+
+    private void record(String system, String op, long size, long[] nanos) {
+        Arrays.sort(nanos);
+        double total = Arrays.stream(nanos).sum() / 1e9;
+        Result r = new Result(system, op, size, nanos.length, nanos.length * size / total / (1 << 20),
+                nanos[nanos.length / 2] / 1e6, nanos[Math.min(nanos.length - 1, (int) (nanos.length * 0.99))] / 1e6);
+        results.add(r);
+        progress(String.format(Locale.ROOT, "%-8s %-4s %,12d B: %9.1f MiB/s  p50 %8.3f ms  p99 %8.3f ms", system, op,
+                size, r.mibPerSecond, r.p50Ms, r.p99Ms));
+    }
+
+    private void memcpy(long size) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment src = a.allocate(size, 64);
+            MemorySegment dst = a.allocate(size, 64);
+            src.fill((byte) 1);
+            dst.fill((byte) 0);
+            int n = ops(size) * 2;
+            long[] t = new long[n];
+            for (int i = 0; i < n; i++) {
+                long t0 = System.nanoTime();
+                MemorySegment.copy(src, 0, dst, 0, size);
+                t[i] = System.nanoTime() - t0;
+            }
+            record("memcpy", "copy", size, t);
+        }
+    }
+
+    private void store(String name, Supplier<Transport> transport, long size) throws Exception {
+        PolicySelector policies = new PolicySelector();
+        policies.add(new PolicySelector.Offer(new LeaseOrderPolicy(), LeaseOrderPolicy.NAME, 0, 1));
+        // Each object is removed right after its get; its read lease would hold the space for 10 s,
+        // so the clock jumps past the lease before the remove (leases are not what is measured).
+        AtomicLong jump = new AtomicLong();
+        InstantSource clock = () -> java.time.Instant.ofEpochMilli(System.currentTimeMillis() + jump.get());
+        StoreMaster master = new StoreMaster(MasterSettings.DEFAULTS, clock, policies);
+        Transport ownerNet = transport.get();
+        // in-process copies need the one registry of the JVM; the others get a peer of their own
+        Transport clientNet = name.equals("local") ? ownerNet : transport.get();
+        try (Arena arena = Arena.ofShared()) {
+            EmbeddedStoreClient storage = EmbeddedStoreClient.create(master, List.of(ownerNet), "storage", "default",
+                    name, clock);
+            EmbeddedStoreClient client = EmbeddedStoreClient.create(master, List.of(clientNet), "client", "default",
+                    name, clock);
+            storage.mountNewSegment(Math.max(64L << 20, 3 * size), arena);
+            MemorySegment src = arena.allocate(size, 64);
+            MemorySegment dst = arena.allocate(size, 64);
+            src.fill((byte) 7);
+            client.registerBuffer(src);
+            client.registerBuffer(dst);
+            int n = ops(size);
+            long[] put = new long[n];
+            long[] get = new long[n];
+            for (int i = 0; i < n; i++) {
+                String key = "obj-" + i;
+                long t0 = System.nanoTime();
+                client.putFrom(key, src, ReplicateConfig.DEFAULT);
+                put[i] = System.nanoTime() - t0;
+                t0 = System.nanoTime();
+                client.getInto(key, dst);
+                get[i] = System.nanoTime() - t0;
+                jump.addAndGet(MasterSettings.DEFAULTS.defaultLeaseTtlMs() + 1);
+                client.remove(key, false);
+                master.heartbeat("storage");
+            }
+            record(name, "put", size, put);
+            record(name, "get", size, get);
+            storage.unmountAll();
+        } finally {
+            if (ownerNet instanceof AutoCloseable c) {
+                c.close();
+            }
+            if (clientNet instanceof AutoCloseable c) {
+                c.close();
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String run(List<String> cmd, long timeoutSeconds) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        return output;
+    }
+
+    private void iperf() throws Exception {
+        if (!Files.isExecutable(Path.of("/usr/bin/iperf3"))) {
+            progress("iperf3 not installed (apt-get install iperf3): skipped");
+            return;
+        }
+        for (int streams : new int[] {1, 4}) {
+            int port = freePort();
+            Process server = new ProcessBuilder("iperf3", "-s", "-1", "-p", String.valueOf(port)).start();
+            try {
+                Thread.sleep(300); // iperf3 has no readiness signal; a failed connect below is reported, not hidden
+                String json = run(List.of("iperf3", "-c", "127.0.0.1", "-p", String.valueOf(port), "-t", "3", "-P",
+                        String.valueOf(streams), "-J"), 30);
+                var bps = new ObjectMapper().readTree(json).at("/end/sum_received/bits_per_second");
+                double mib = bps.asDouble() / 8 / (1 << 20);
+                results.add(new Result("iperf3-" + streams, "stream", 0, streams, mib, 0, 0));
+                progress(String.format(Locale.ROOT, "iperf3 %d stream(s): %.1f MiB/s", streams, mib));
+            } finally {
+                server.destroyForcibly();
+            }
+        }
+    }
+
+    private void redis(long size) throws Exception {
+        if (!Files.isExecutable(Path.of("/usr/bin/redis-server"))) {
+            progress("redis-server not installed (apt-get install redis-server redis-tools): skipped");
+            return;
+        }
+        int port = freePort();
+        Process server = new ProcessBuilder("redis-server", "--port", String.valueOf(port), "--save", "",
+                "--appendonly", "no", "--proto-max-bulk-len", "1gb", "--client-query-buffer-limit", "1gb").start();
+        try {
+            String ping = "";
+            for (int i = 0; i < 100 && !ping.contains("PONG"); i++) {
+                ping = run(List.of("redis-cli", "-p", String.valueOf(port), "ping"), 5);
+            }
+            int n = ops(size);
+            String csv = run(List.of("redis-benchmark", "-p", String.valueOf(port), "-t", "set,get", "-n",
+                    String.valueOf(n), "-d", String.valueOf(size), "-c", "1", "-P", "1", "--csv"), 600);
+            for (String line : csv.split("\n")) {
+                String[] f = line.replace("\"", "").split(",");
+                if (f.length >= 2 && (f[0].equals("SET") || f[0].equals("GET"))) {
+                    double rps = Double.parseDouble(f[1]);
+                    double p50 = f.length > 5 ? Double.parseDouble(f[5]) : 0;
+                    double p99 = f.length > 7 ? Double.parseDouble(f[7]) : 0;
+                    Result r = new Result("redis", f[0].equals("SET") ? "put" : "get", size, n,
+                            rps * size / (1 << 20), p50, p99);
+                    results.add(r);
+                    progress(String.format(Locale.ROOT, "redis    %-4s %,12d B: %9.1f MiB/s  p50 %8.3f ms  p99 %8.3f ms",
+                            r.op, size, r.mibPerSecond, p50, p99));
+                }
+            }
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
+    private void report() throws IOException {
+        System.out.printf(Locale.ROOT, "%-10s %-6s %14s %12s %10s %10s%n", "system", "op", "size (B)", "MiB/s", "p50 ms",
+                "p99 ms");
+        for (Result r : results) {
+            System.out.printf(Locale.ROOT, "%-10s %-6s %,14d %12.1f %10.3f %10.3f%n", r.system, r.op, r.size,
+                    r.mibPerSecond, r.p50Ms, r.p99Ms);
+        }
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("transfer.json").toFile(),
+                results);
+        System.setProperty("java.awt.headless", "true");
+        for (String op : new String[] {"put", "get"}) {
+            CategoryChart chart = new CategoryChartBuilder().width(1000).height(520)
+                    .title("Transfer " + op + " throughput by object size, one client (higher is better)")
+                    .yAxisTitle("MiB/s").build();
+            chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+            List<String> xs = Arrays.stream(SIZES).mapToObj(TransferBenchmark::label).toList();
+            for (String system : new String[] {"memcpy", "local", "shm", "tcp", "redis"}) {
+                List<Double> ys = new ArrayList<>();
+                for (long size : SIZES) {
+                    ys.add(results.stream().filter(r -> r.system.equals(system) && r.size == size
+                            && (r.op.equals(op) || r.op.equals("copy"))).mapToDouble(Result::mibPerSecond).findFirst()
+                            .orElse(0));
+                }
+                chart.addSeries(system, xs, ys);
+            }
+            results.stream().filter(r -> r.system.startsWith("iperf3")).forEach(r -> chart.addSeries(r.system + " (limit)",
+                    xs, xs.stream().map(x -> r.mibPerSecond).toList()));
+            BitmapEncoder.saveBitmap(chart, out.resolve("transfer-" + op + ".png").toString(),
+                    BitmapEncoder.BitmapFormat.PNG);
+        }
+        progress("wrote " + out.resolve("transfer.json") + " and transfer-{put,get}.png");
+    }
+
+    private static String label(long size) {
+        return size == 64 << 10 ? "64 KiB" : size == 1 << 20 ? "1 MiB" : size == 32_062_464 ? "32 MB (hidden)" : "206 MB (KV)";
+    }
+
+    /** ShmTransport settings: /dev/shm. */
+    private static final class ShmConfig {
+        static final ShmTransport.Config DEV_SHM = new ShmTransport.Config() {
+            @Override
+            public Class<? extends java.lang.annotation.Annotation> annotationType() {
+                return ShmTransport.Config.class;
+            }
+
+            @Override
+            public String directory() {
+                return "/dev/shm";
+            }
+        };
+    }
+}
