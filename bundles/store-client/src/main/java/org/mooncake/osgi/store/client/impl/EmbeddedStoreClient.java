@@ -52,6 +52,7 @@ public final class EmbeddedStoreClient implements StoreClient {
     private volatile boolean healthy = true;
     private volatile long incarnation;
     private final Map<String, SegmentDescriptor> mounted = new ConcurrentHashMap<>();
+    private final Map<String, List<Transport>> exposedVia = new ConcurrentHashMap<>();
 
     EmbeddedStoreClient(MasterService master, Transports transports, String clientId, String tenant, String protocol,
             InstantSource clock) {
@@ -142,7 +143,8 @@ public final class EmbeddedStoreClient implements StoreClient {
         PutTicket put = master.putStart(clientId, k, source.byteSize(), config, upsert);
         try {
             transports.runAll(put.replicas().stream()
-                    .map(r -> new TransferRequest(TransferOp.WRITE, source, r.endpoint(), r.offset())).toList());
+                    .map(r -> new TransferRequest(TransferOp.WRITE, source, transports.pick(r.segmentName(), r.endpoints()),
+                            r.offset())).toList());
             master.putEnd(clientId, k, put.putId(), crc);
         } catch (RuntimeException e) {
             try {
@@ -187,7 +189,8 @@ public final class EmbeddedStoreClient implements StoreClient {
         StoreException last = new StoreException(ErrorCode.INVALID_REPLICA, "object " + key + " has no replica");
         for (ReplicaLocation r : order) {
             try {
-                transports.runAll(List.of(new TransferRequest(TransferOp.READ, target, r.endpoint(), r.offset())));
+                transports.runAll(List.of(new TransferRequest(TransferOp.READ, target,
+                        transports.pick(r.segmentName(), r.endpoints()), r.offset())));
             } catch (StoreException e) {
                 last = e;
                 continue;
@@ -319,7 +322,8 @@ public final class EmbeddedStoreClient implements StoreClient {
             try {
                 int crc = Checksums.crc32c(e.getValue());
                 transports.runAll(put.replicas().stream()
-                        .map(r -> new TransferRequest(TransferOp.WRITE, e.getValue(), r.endpoint(), r.offset())).toList());
+                        .map(r -> new TransferRequest(TransferOp.WRITE, e.getValue(),
+                                transports.pick(r.segmentName(), r.endpoints()), r.offset())).toList());
                 written.add(new PutCompletion(keys.get(j), put.putId(), crc));
                 writtenAt.add(i);
             } catch (StoreException bad) {
@@ -459,17 +463,37 @@ public final class EmbeddedStoreClient implements StoreClient {
         return clientId + "/segment-" + segmentSeq.incrementAndGet();
     }
 
+    /**
+     * Exposes the memory through the segment transport and every other bound transport that can
+     * serve it (shm serves only memory it allocated), then mounts it with all those endpoints,
+     * cheapest first. Transports bound later do not expose segments mounted before.
+     */
     private String mount(String name, MemorySegment memory) {
-        Transport t = transports.get(protocol);
-        SegmentEndpoint endpoint = t.expose(name, memory);
-        SegmentDescriptor d = new SegmentDescriptor(name, clientId, memory.byteSize(), endpoint);
+        Transport primary = transports.get(protocol);
+        List<Transport> via = new ArrayList<>();
+        List<SegmentEndpoint> endpoints = new ArrayList<>();
+        endpoints.add(primary.expose(name, memory));
+        via.add(primary);
+        for (Transport t : transports.all()) {
+            if (t != primary) {
+                try {
+                    endpoints.add(t.expose(name, memory));
+                    via.add(t);
+                } catch (RuntimeException cannotServeIt) {
+                    // e.g. shm and memory it did not allocate: fine, the others serve it
+                }
+            }
+        }
+        endpoints.sort(Comparator.comparingInt(e -> Transports.rank(e.protocol())));
+        SegmentDescriptor d = new SegmentDescriptor(name, clientId, memory.byteSize(), endpoints);
         try {
             incarnation = master.heartbeat(clientId);
             master.mountSegment(d);
         } catch (RuntimeException e) {
-            t.withdraw(name);
+            via.forEach(t -> t.withdraw(name));
             throw e;
         }
+        exposedVia.put(name, via);
         mounted.put(name, d);
         ownSegments.add(name);
         return name;
@@ -484,7 +508,10 @@ public final class EmbeddedStoreClient implements StoreClient {
         master.unmountSegment(clientId, segmentName);
         mounted.remove(segmentName);
         ownSegments.remove(segmentName);
-        transports.get(protocol).withdraw(segmentName);
+        for (Transport t : exposedVia.getOrDefault(segmentName, List.of())) {
+            t.withdraw(segmentName);
+        }
+        exposedVia.remove(segmentName);
     }
 
     /** Withdraws every segment this client contributed. */

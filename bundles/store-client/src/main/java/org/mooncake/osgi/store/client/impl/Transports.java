@@ -10,12 +10,14 @@ import java.util.concurrent.ConcurrentMap;
 
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
 import org.mooncake.osgi.store.spi.transport.Transport;
 
 /** The transports on offer, by protocol. Bound and unbound from any thread. */
 final class Transports {
+    private static final System.Logger LOG = System.getLogger(Transports.class.getName());
     private final ConcurrentMap<String, Transport> byProtocol = new ConcurrentHashMap<>();
 
     void add(Transport t) {
@@ -27,7 +29,7 @@ final class Transports {
     }
 
     /** The transport for an endpoint: its protocol's, if that one can reach it from here. */
-    Transport reaching(org.mooncake.osgi.store.master.SegmentEndpoint endpoint) {
+    Transport reaching(SegmentEndpoint endpoint) {
         Transport t = get(endpoint.protocol());
         if (!t.canReach(endpoint)) {
             throw new StoreException(ErrorCode.TRANSFER_FAIL,
@@ -35,6 +37,40 @@ final class Transports {
                             + endpoint.protocol() + " from here");
         }
         return t;
+    }
+
+    /** Protocols from cheapest to dearest: a segment lists its endpoints in this order. */
+    static final List<String> PREFERENCE = List.of("local", "shm", "tcp");
+
+    static int rank(String protocol) {
+        int i = PREFERENCE.indexOf(protocol);
+        return i < 0 ? PREFERENCE.size() : i;
+    }
+
+    private final java.util.Set<String> fallbackLogged = ConcurrentHashMap.newKeySet();
+
+    /**
+     * The first endpoint, in the segment's order of preference, that a transport bound here can
+     * reach. Falling back because a preferred protocol has no transport here is logged once.
+     */
+    SegmentEndpoint pick(String segment, List<SegmentEndpoint> endpoints) {
+        String missing = null;
+        for (SegmentEndpoint e : endpoints) {
+            Transport t = byProtocol.get(e.protocol());
+            if (t == null) {
+                missing = missing == null ? e.protocol() : missing;
+                continue;
+            }
+            if (t.canReach(e)) {
+                if (missing != null && fallbackLogged.add(missing + "->" + e.protocol())) {
+                    LOG.log(System.Logger.Level.INFO, "no {0} transport here: segments that offer it are reached over {1}",
+                            missing, e.protocol());
+                }
+                return e;
+            }
+        }
+        throw new StoreException(ErrorCode.TRANSFER_FAIL, "no transport here reaches segment " + segment + " "
+                + endpoints.stream().map(e -> e.protocol() + "://" + e.address()).toList());
     }
 
     Transport get(String protocol) {

@@ -5,7 +5,7 @@ import org.mooncake.osgi.store.master.ReplicaLocation;
 /** A block of one segment holding one copy of an object version. */
 record Replica(Segment segment, long offset, long size) {
     ReplicaLocation location() {
-        return new ReplicaLocation(segment.name(), segment.descriptor.endpoint(), offset, size);
+        return new ReplicaLocation(segment.name(), segment.descriptor.endpoints(), offset, size);
     }
 
     long free() {

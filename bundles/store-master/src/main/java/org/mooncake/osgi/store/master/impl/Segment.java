@@ -55,6 +55,7 @@ final class Segment {
     }
 
     SegmentStats stats() {
-        return new SegmentStats(name(), descriptor.clientId(), descriptor.endpoint().protocol(), capacity(), used());
+        String protocols = String.join(",", descriptor.endpoints().stream().map(e -> e.protocol()).toList());
+        return new SegmentStats(name(), descriptor.clientId(), protocols, capacity(), used());
     }
 }

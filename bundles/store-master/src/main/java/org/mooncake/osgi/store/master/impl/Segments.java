@@ -27,7 +27,7 @@ final class Segments {
         StoreException.require(d.sizeBytes() >= OffsetAllocator.ALIGNMENT,
                 "segment must hold at least " + OffsetAllocator.ALIGNMENT + " bytes, was " + d.sizeBytes());
         StoreException.require(d.clientId() != null && !d.clientId().isEmpty(), "segment owner is required");
-        StoreException.require(d.endpoint() != null, "segment endpoint is required");
+        StoreException.require(!d.endpoints().isEmpty(), "a segment needs at least one endpoint");
         Segment s = new Segment(d);
         if (byName.putIfAbsent(d.name(), s) != null) {
             throw new StoreException(ErrorCode.SEGMENT_ALREADY_EXISTS, "segment " + d.name() + " is mounted already");

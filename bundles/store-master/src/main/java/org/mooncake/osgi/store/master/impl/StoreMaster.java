@@ -131,7 +131,8 @@ public final class StoreMaster implements MasterService {
         segments.mount(segment);
         heartbeat(segment.clientId());
         LOG.log(Level.INFO, "mounted segment {0} ({1} bytes) of client {2} via {3}", segment.name(),
-                segment.sizeBytes(), segment.clientId(), segment.endpoint().protocol());
+                segment.sizeBytes(), segment.clientId(),
+                String.join(",", segment.endpoints().stream().map(e -> e.protocol()).toList()));
     }
 
     @Override
