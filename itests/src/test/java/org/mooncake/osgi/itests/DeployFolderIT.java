@@ -70,6 +70,9 @@ public class DeployFolderIT {
         Path deploy = Path.of(System.getProperty("mooncake.test.deploy"));
         Path etc = Path.of(System.getProperty("mooncake.test.etc"));
         Await.until("the default policy", () -> "lease-lru".equals(master.stats().activePolicy()));
+        // FileInstall names each watcher thread after its folder: wait until deploy/ is watched
+        Await.until("FileInstall watching deploy/", () -> Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().contains(deploy.getFileName().toString())));
 
         Path jar = ContainerOptions.jar("org.mooncake.osgi", "policy-type-aware", System.getProperty("mooncake.version"));
         Path dropped = deploy.resolve(jar.getFileName());

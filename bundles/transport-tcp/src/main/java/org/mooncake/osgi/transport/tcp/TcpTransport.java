@@ -152,6 +152,10 @@ public final class TcpTransport implements Transport, AutoCloseable {
 
     @Override
     public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+        if (workers.isShutdown()) {
+            return CompletableFuture.completedFuture(
+                    batch.stream().map(r -> TransferStatus.failed("the tcp transport is closed")).toList());
+        }
         if (batch.size() == 1 && batch.getFirst().length() <= chunkBytes) {
             // one small request: moving it on the caller's thread saves two thread hand-offs
             TransferRequest r = batch.getFirst();
@@ -161,13 +165,18 @@ public final class TcpTransport implements Transport, AutoCloseable {
         for (TransferRequest r : batch) {
             chunks.add(startChunks(r, false));
         }
-        return CompletableFuture.supplyAsync(() -> {
+        java.util.function.Supplier<List<TransferStatus>> collect = () -> {
             List<TransferStatus> out = new ArrayList<>(batch.size());
             for (int i = 0; i < batch.size(); i++) {
                 out.add(await(chunks.get(i), batch.get(i).length()));
             }
             return out;
-        }, workers);
+        };
+        try {
+            return CompletableFuture.supplyAsync(collect, workers);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            return CompletableFuture.completedFuture(collect.get());
+        }
     }
 
     private List<Future<?>> startChunks(TransferRequest r, boolean inline) {
@@ -199,7 +208,11 @@ public final class TcpTransport implements Transport, AutoCloseable {
                 }
                 futures.add(done);
             } else {
-                futures.add(workers.submit(chunk));
+                try {
+                    futures.add(workers.submit(chunk));
+                } catch (java.util.concurrent.RejectedExecutionException closed) {
+                    futures.add(CompletableFuture.failedFuture(new IOException("the tcp transport is closed")));
+                }
             }
         }
         return futures;

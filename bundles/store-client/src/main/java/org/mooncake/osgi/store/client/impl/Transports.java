@@ -98,7 +98,12 @@ final class Transports {
             for (TransferRequest r : e.getValue()) {
                 t = reaching(r.remote());
             }
-            inFlight.add(t.submit(e.getValue()).toCompletableFuture());
+            try {
+                inFlight.add(t.submit(e.getValue()).toCompletableFuture());
+            } catch (RuntimeException closedOrBroken) {
+                // a transport going away under us (bundle stopped) fails its batch, not the caller
+                inFlight.add(CompletableFuture.failedFuture(closedOrBroken));
+            }
         }
         String failure = null;
         for (CompletableFuture<List<TransferStatus>> f : inFlight) {
