@@ -80,7 +80,7 @@ public final class TransferBenchmark {
         }
         Map<String, Supplier<Transport>> transports = new LinkedHashMap<>();
         transports.put("local", LocalTransport::new);
-        transports.put("shm", () -> new ShmTransport(ShmConfig.DEV_SHM));
+        transports.put("shm", () -> new ShmTransport(ShmTransport.in("/dev/shm")));
         transports.put("tcp", () -> {
             try {
                 return new TcpTransport(TcpTransport.loopback(4, 4 << 20, 60_000));
@@ -283,20 +283,5 @@ public final class TransferBenchmark {
 
     private static String label(long size) {
         return size == 64 << 10 ? "64 KiB" : size == 1 << 20 ? "1 MiB" : size == 32_062_464 ? "32 MB (hidden)" : "206 MB (KV)";
-    }
-
-    /** ShmTransport settings: /dev/shm. */
-    private static final class ShmConfig {
-        static final ShmTransport.Config DEV_SHM = new ShmTransport.Config() {
-            @Override
-            public Class<? extends java.lang.annotation.Annotation> annotationType() {
-                return ShmTransport.Config.class;
-            }
-
-            @Override
-            public String directory() {
-                return "/dev/shm";
-            }
-        };
     }
 }

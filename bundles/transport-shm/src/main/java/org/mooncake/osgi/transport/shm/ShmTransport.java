@@ -51,6 +51,21 @@ public final class ShmTransport implements Transport, AutoCloseable {
         String directory() default "/dev/shm";
     }
 
+    /** Settings outside ConfigAdmin (tests, embedding): segment files in {@code directory}. */
+    public static Config in(String directory) {
+        return new Config() {
+            @Override
+            public Class<? extends java.lang.annotation.Annotation> annotationType() {
+                return Config.class;
+            }
+
+            @Override
+            public String directory() {
+                return directory;
+            }
+        };
+    }
+
     /** A segment this process allocated: its file and the owner's mapping. */
     private record Owned(Path file, MemorySegment memory) {
     }

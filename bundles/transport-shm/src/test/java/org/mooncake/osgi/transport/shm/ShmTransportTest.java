@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.annotation.Annotation;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -31,17 +30,7 @@ class ShmTransportTest {
     private ShmTransport peer;
 
     private ShmTransport.Config config() {
-        return new ShmTransport.Config() {
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return ShmTransport.Config.class;
-            }
-
-            @Override
-            public String directory() {
-                return dir.toString();
-            }
-        };
+        return ShmTransport.in(dir.toString());
     }
 
     @AfterEach

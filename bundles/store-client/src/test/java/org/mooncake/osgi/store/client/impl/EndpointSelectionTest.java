@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.lang.annotation.Annotation;
 import java.lang.foreign.Arena;
 import java.time.InstantSource;
 import java.util.List;
@@ -23,17 +22,7 @@ import org.mooncake.osgi.transport.tcp.TcpTransport;
 /** A segment offered over several transports; each reader takes the cheapest it can reach. */
 class EndpointSelectionTest {
     private static ShmTransport shm() {
-        return new ShmTransport(new ShmTransport.Config() {
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return ShmTransport.Config.class;
-            }
-
-            @Override
-            public String directory() {
-                return "/dev/shm";
-            }
-        });
+        return new ShmTransport(ShmTransport.in("/dev/shm"));
     }
 
     @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.annotation.Annotation;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -50,17 +49,7 @@ class TransportMatrixTest {
     }
 
     private static Transport shm() {
-        return new ShmTransport(new ShmTransport.Config() {
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return ShmTransport.Config.class;
-            }
-
-            @Override
-            public String directory() {
-                return "/dev/shm";
-            }
-        });
+        return new ShmTransport(ShmTransport.in("/dev/shm"));
     }
 
     private void start(Supplier<Transport> t, long... segments) {
