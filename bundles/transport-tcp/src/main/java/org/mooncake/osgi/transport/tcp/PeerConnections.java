@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class PeerConnections implements AutoCloseable {
     private static final AtomicLong REQUEST_IDS = new AtomicLong();
+    /** Large enough for a whole chunk in flight, so one request costs few system calls. */
+    static final int SOCKET_BUFFER = 4 << 20;
 
     private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "mooncake-tcp-deadlines");
@@ -54,6 +56,8 @@ final class PeerConnections implements AutoCloseable {
                 ch = SocketChannel.open();
                 open.add(ch);
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ch.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
+                ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
                 ch.connect(peer);
                 if (ch.getLocalAddress().equals(ch.getRemoteAddress())) {
                     // TCP "simultaneous open" with itself: the peer's (ephemeral) port is closed and
