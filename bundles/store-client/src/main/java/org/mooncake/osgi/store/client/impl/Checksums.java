@@ -10,6 +10,23 @@ final class Checksums {
     private Checksums() {
     }
 
+    /** Below this a thread hand-off costs more than the checksum (measured at 1 MiB). */
+    private static final long PARALLEL_FROM = 4 << 20;
+    private static final Thread OTHER_THREAD = Thread.ofVirtual().unstarted(() -> { });
+    private static final java.util.concurrent.Executor WORKERS =
+            java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+
+    /**
+     * The CRC32C, computed on another thread for large memory that other threads may read
+     * (so a put overlaps it with the transfer), else right here.
+     */
+    static java.util.concurrent.CompletableFuture<Integer> inParallel(MemorySegment data) {
+        if (data.byteSize() >= PARALLEL_FROM && data.isAccessibleBy(OTHER_THREAD)) {
+            return java.util.concurrent.CompletableFuture.supplyAsync(() -> crc32c(data), WORKERS);
+        }
+        return java.util.concurrent.CompletableFuture.completedFuture(crc32c(data));
+    }
+
     static int crc32c(MemorySegment data) {
         CRC32C crc = new CRC32C();
         for (long off = 0; off < data.byteSize(); off += SLICE) {

@@ -139,13 +139,14 @@ public final class EmbeddedStoreClient implements StoreClient {
         ObjectKey k = key(key);
         StoreException.require(source != null, "source is null");
         StoreException.require(config != null, "replicate config is null");
-        int crc = Checksums.crc32c(source);
+        // the checksum of a large object is computed while its bytes travel; both only read the source
+        java.util.concurrent.CompletableFuture<Integer> crc = Checksums.inParallel(source);
         PutTicket put = master.putStart(clientId, k, source.byteSize(), config, upsert);
         try {
             transports.runAll(put.replicas().stream()
                     .map(r -> new TransferRequest(TransferOp.WRITE, source, transports.pick(r.segmentName(), r.endpoints()),
                             r.offset())).toList());
-            master.putEnd(clientId, k, put.putId(), crc);
+            master.putEnd(clientId, k, put.putId(), crc.join());
         } catch (RuntimeException e) {
             try {
                 master.putRevoke(clientId, k, put.putId());
