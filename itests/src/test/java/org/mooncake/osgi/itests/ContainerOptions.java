@@ -38,15 +38,13 @@ final class ContainerOptions {
     }
 
     /**
-     * etc/ and deploy/ of the container, laid out as the launcher lays them out (FileInstall on
-     * etc/, a second watcher on deploy/), in fresh folders the test finds through system
-     * properties; the admin endpoint takes a free port so parallel containers never clash.
+     * etc/ (FileInstall's folder) and deploy/ (watched once a test configures a second watcher,
+     * see DeployFolderIT) in fresh folders the tests find through system properties; the admin
+     * endpoint takes a free port so parallel containers never clash.
      */
     private static List<Option> folders() throws IOException {
         Path etc = Files.createTempDirectory("mooncake-etc");
         Path deploy = Files.createTempDirectory("mooncake-deploy");
-        Files.writeString(etc.resolve("org.apache.felix.fileinstall-deploy.cfg"),
-                "felix.fileinstall.dir=" + deploy + "\nfelix.fileinstall.poll=100\nfelix.fileinstall.noInitialDelay=true\n");
         Files.writeString(etc.resolve("org.mooncake.osgi.store.admin.http.cfg"), "port=0\nbind.address=127.0.0.1\n");
         return List.of(frameworkProperty("felix.fileinstall.dir").value(etc.toString()),
                 frameworkProperty("felix.fileinstall.poll").value("100"),

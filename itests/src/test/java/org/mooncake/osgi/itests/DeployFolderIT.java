@@ -39,6 +39,9 @@ public class DeployFolderIT {
     @Inject
     private ServiceComponentRuntime scr;
 
+    @Inject
+    private org.osgi.service.cm.ConfigurationAdmin configAdmin;
+
     @Configuration
     public Option[] config() throws IOException {
         return ContainerOptions.features("runtime", "master", "client");
@@ -70,6 +73,12 @@ public class DeployFolderIT {
         Path deploy = Path.of(System.getProperty("mooncake.test.deploy"));
         Path etc = Path.of(System.getProperty("mooncake.test.etc"));
         Await.until("the default policy", () -> "lease-lru".equals(master.stats().activePolicy()));
+        // a second FileInstall watcher, configured the way the launcher configures it
+        java.util.Dictionary<String, Object> watcher = new java.util.Hashtable<>();
+        watcher.put("felix.fileinstall.dir", deploy.toString());
+        watcher.put("felix.fileinstall.poll", "100");
+        watcher.put("felix.fileinstall.noInitialDelay", "true");
+        configAdmin.getFactoryConfiguration("org.apache.felix.fileinstall", "deploy", "?").update(watcher);
         // FileInstall names each watcher thread after its folder: wait until deploy/ is watched
         Await.until("FileInstall watching deploy/", () -> Thread.getAllStackTraces().keySet().stream()
                 .anyMatch(t -> t.getName().contains(deploy.getFileName().toString())));
