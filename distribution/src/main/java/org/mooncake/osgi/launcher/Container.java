@@ -20,8 +20,8 @@ import org.osgi.framework.wiring.BundleRevision;
 
 /**
  * A Felix framework laid out under a home directory: bundles from {@code system/}, FileInstall
- * watching {@code etc/} (configurations) and {@code deploy/} (bundles), its cache and profile
- * configuration in {@code runtime/<instance>/}. Starting fails loudly if any bundle does not resolve.
+ * watching {@code etc/} (configurations) and {@code deploy/} (bundles), its cache in
+ * {@code runtime/<instance>/}. Starting fails loudly if any bundle does not resolve.
  */
 public final class Container {
     private final Path home;
@@ -33,37 +33,23 @@ public final class Container {
     }
 
     /**
-     * Boots a profile as instance {@code instance}: its cache and its own configuration folder live
-     * in {@code runtime/<instance>/}, so several processes can share one home. FileInstall watches
-     * that folder (the profile's configurations, written at every start), {@code etc/} (the
-     * operator's) and {@code deploy/} (bundles). Extra framework properties override the defaults.
+     * Boots a profile as instance {@code instance}: its cache lives in {@code runtime/<instance>/},
+     * so several processes can share one home. FileInstall watches {@code etc/} (the operator's
+     * configurations) and {@code deploy/} (bundles); the profile's own configuration goes straight
+     * to ConfigurationAdmin at every start. Extra framework properties override the defaults.
      */
     public static Container start(Path home, String instance, Profile profile, Map<String, String> vars,
             Map<String, String> extraProps) throws IOException, BundleException {
         Path etc = home.resolve("etc");
         Path deploy = home.resolve("deploy");
         Path own = home.resolve("runtime").resolve(instance);
-        Path ownEtc = own.resolve("etc");
         Files.createDirectories(etc);
         Files.createDirectories(deploy);
-        Files.createDirectories(ownEtc);
-        try (var old = Files.list(ownEtc)) {
-            for (Path p : (Iterable<Path>) old::iterator) {
-                Files.delete(p);
-            }
-        }
-        // FileInstall takes one folder per watcher: the instance's folder is the first, these make the others.
-        watch(ownEtc, "etc", etc);
-        watch(ownEtc, "deploy", deploy);
-        for (var pid : profile.resolve(vars).entrySet()) {
-            StringBuilder cfg = new StringBuilder("# profile " + profile.name() + ", written by the launcher at start\n");
-            pid.getValue().forEach((k, v) -> cfg.append(k).append('=').append(v).append('\n'));
-            Files.writeString(ownEtc.resolve(pid.getKey() + ".cfg"), cfg);
-        }
+        Map<String, Map<String, String>> config = profile.resolve(vars);
         Map<String, String> props = new HashMap<>();
         props.put(Constants.FRAMEWORK_STORAGE, own.resolve("cache").toString());
         props.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
-        props.put("felix.fileinstall.dir", ownEtc.toAbsolutePath().toString());
+        props.put("felix.fileinstall.dir", etc.toAbsolutePath().toString());
         props.put("felix.fileinstall.poll", "250");
         props.put("felix.fileinstall.noInitialDelay", "true");
         props.put("felix.fileinstall.log.level", "2");
@@ -79,17 +65,19 @@ public final class Container {
         try {
             c.install(new FeatureReader(home.resolve("features")).bundlesOf(profile.features()));
             fw.start();
+            Configurations cm = Configurations.await(fw.getBundleContext(), 30_000);
+            for (var pid : config.entrySet()) {
+                cm.set(pid.getKey(), pid.getValue());
+            }
+            // FileInstall takes one folder per watcher: the framework property names etc/, this adds deploy/
+            cm.setFactory("org.apache.felix.fileinstall", "deploy", Map.of("felix.fileinstall.dir",
+                    deploy.toAbsolutePath().toString(), "felix.fileinstall.poll", "250",
+                    "felix.fileinstall.noInitialDelay", "true"));
         } catch (IOException | BundleException | RuntimeException e) {
             c.stop();
             throw e;
         }
         return c;
-    }
-
-    private static void watch(Path ownEtc, String name, Path folder) throws IOException {
-        Files.writeString(ownEtc.resolve("org.apache.felix.fileinstall-" + name + ".cfg"),
-                "# written by the launcher at every start\nfelix.fileinstall.dir=" + folder.toAbsolutePath()
-                        + "\nfelix.fileinstall.poll=250\nfelix.fileinstall.noInitialDelay=true\n");
     }
 
     private void install(Set<String> bundleIds) throws IOException, BundleException {

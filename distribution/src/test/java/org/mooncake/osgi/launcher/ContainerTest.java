@@ -69,8 +69,13 @@ class ContainerTest {
             }
             assertTrue(Arrays.stream(c.context().getBundles()).anyMatch(
                     b -> b.getSymbolicName().equals("org.mooncake.osgi.store.master")));
-            assertTrue(Files.readString(home.resolve("runtime/test/etc/org.apache.felix.fileinstall-deploy.cfg"))
-                    .contains(home.resolve("deploy").toAbsolutePath().toString()));
+            // FileInstall names each watcher thread after its folder; the launcher configured one for deploy/
+            String deploy = home.resolve("deploy").toAbsolutePath().toString();
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().contains(deploy))) {
+                assertTrue(System.nanoTime() < deadline, "no FileInstall watcher on " + deploy);
+                Thread.yield();
+            }
             ServiceTracker<Object, Object> client = new ServiceTracker<>(c.context(),
                     "org.mooncake.osgi.store.api.StoreClient", null);
             client.open(true);
