@@ -84,7 +84,7 @@ class ClusterIT {
     void objectsCrossProcessesAndADeadStorageNodeTakesOnlyItsReplicas() throws Exception {
         int rpc = freePort();
         String[] masterArgs = {"--profile", "master", "--set", "rpc.port=" + rpc, "--set", "admin.port=0",
-            "--set", "client.ttl.ms=2000"};
+            "--set", "client.ttl.ms=4000"};
         Process masterProcess = start("it-master", masterArgs);
         RemoteMasterService master = new RemoteMasterService(new InetSocketAddress("127.0.0.1", rpc), 3000, 16 << 20);
         await("the master", () -> master.stats() != null);

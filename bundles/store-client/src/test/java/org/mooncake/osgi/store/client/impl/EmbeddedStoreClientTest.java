@@ -247,6 +247,20 @@ class EmbeddedStoreClientTest {
     }
 
     @Test
+    void aClientTheMasterDeclaredDeadMountsItsSegmentsAgain() {
+        f = new ClientFixture(1 << 20);
+        f.client.put("k", bytes("data"));
+        f.clock.ms.addAndGet(10_001);
+        f.master.runHousekeeping();
+        assertEquals(0, f.master.segments().size(), "silent past client_ttl");
+        assertFalse(f.client.exists("k"), "its objects went whole");
+        f.client.heartbeat();
+        assertEquals(1, f.master.segments().size(), "alive after all: the segment is back");
+        f.client.put("k2", bytes("again"));
+        assertArrayEquals(bytes("again"), f.client.get("k2"));
+    }
+
+    @Test
     void unmountingASegmentTakesItsObjectsAlong() {
         f = new ClientFixture(1 << 20);
         f.client.put("k", bytes("data"));

@@ -44,12 +44,17 @@ public final class StoreMaster implements MasterService {
     private final Shard[] shards;
     private final int shardShift;
     private final AtomicLong versionSequence = new AtomicLong();
-    /** Changes with every start: clients that see a new one mount their segments again. */
+    /** Random at every start, the base of client registrations: a restarted master never repeats one. */
     private final long incarnation = new java.security.SecureRandom().nextLong();
     private final Segments segments = new Segments();
     final CandidateIndex index = new CandidateIndex();
     final TypeCounters counters = new TypeCounters();
-    private final ConcurrentMap<String, Long> clients = new ConcurrentHashMap<>();
+    /** A live client: when it last spoke, and the registration it got when the master (re)learned of it. */
+    private record ClientRecord(long lastSeenMs, long registration) {
+    }
+
+    private final ConcurrentMap<String, ClientRecord> clients = new ConcurrentHashMap<>();
+    private final AtomicLong registrations = new AtomicLong();
     private final ConcurrentMap<ObjectKey, Long> pendingPuts = new ConcurrentHashMap<>();
     private final DeferredFrees deferred = new DeferredFrees();
     private final AtomicBoolean spaceShortage = new AtomicBoolean();
@@ -120,8 +125,11 @@ public final class StoreMaster implements MasterService {
     @Override
     public long heartbeat(String clientId) {
         requireClient(clientId);
-        clients.put(clientId, now());
-        return incarnation;
+        long now = now();
+        // a client the master does not know (new, restarted master, or declared dead) gets a new
+        // registration: seeing it change, the client mounts its segments again
+        return clients.compute(clientId, (id, old) -> new ClientRecord(now,
+                old != null ? old.registration() : incarnation + registrations.incrementAndGet())).registration();
     }
 
     @Override
@@ -546,10 +554,10 @@ public final class StoreMaster implements MasterService {
     public void runHousekeeping() {
         long now = now();
         MasterSettings cfg = settings;
-        for (Map.Entry<String, Long> c : clients.entrySet()) {
-            if (now - c.getValue() > cfg.clientTtlMs() && clients.remove(c.getKey(), c.getValue())) {
+        for (Map.Entry<String, ClientRecord> c : clients.entrySet()) {
+            if (now - c.getValue().lastSeenMs() > cfg.clientTtlMs() && clients.remove(c.getKey(), c.getValue())) {
                 LOG.log(Level.WARNING, "client {0} silent for {1} ms: dropping its segments", c.getKey(),
-                        now - c.getValue());
+                        now - c.getValue().lastSeenMs());
                 segments.ownedBy(c.getKey()).forEach(this::drop);
             }
         }

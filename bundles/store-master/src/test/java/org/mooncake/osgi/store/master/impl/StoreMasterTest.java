@@ -2,6 +2,7 @@ package org.mooncake.osgi.store.master.impl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mooncake.osgi.store.master.impl.MasterFixture.k;
@@ -169,6 +170,17 @@ class StoreMasterTest {
         ReadLease both = m.getReplicaList(k("both"));
         assertEquals(List.of("sa"), both.replicas().stream().map(ReplicaLocation::segmentName).toList());
         assertEquals(1, m.stats().objects());
+    }
+
+    @Test
+    void aClientDeclaredDeadGetsANewRegistrationWhenItSpeaksAgain() {
+        long first = m.heartbeat("c1");
+        assertEquals(first, m.heartbeat("c1"), "a known client keeps its registration");
+        assertNotEquals(first, m.heartbeat("c2"));
+        f.clock.advance(10_001);
+        m.heartbeat("c2");
+        m.runHousekeeping();
+        assertNotEquals(first, m.heartbeat("c1"), "c1 was dropped: it must mount its segments again");
     }
 
     @Test
