@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -24,6 +25,8 @@ import org.osgi.framework.wiring.BundleRevision;
  * {@code runtime/<instance>/}. Starting fails loudly if any bundle does not resolve.
  */
 public final class Container {
+    private static final String CONFIG_ADMIN = "org.apache.felix.configadmin";
+
     private final Path home;
     private final Framework framework;
 
@@ -63,12 +66,15 @@ public final class Container {
         fw.init();
         Container c = new Container(home, fw);
         try {
-            c.install(new FeatureReader(home.resolve("features")).bundlesOf(profile.features()));
+            List<Bundle> bundles = c.install(new FeatureReader(home.resolve("features")).bundlesOf(profile.features()));
             fw.start();
+            // ConfigurationAdmin first, so that every component starts with its profile's settings
+            startAll(bundles, b -> CONFIG_ADMIN.equals(b.getSymbolicName()));
             Configurations cm = Configurations.await(fw.getBundleContext(), 30_000);
             for (var pid : config.entrySet()) {
                 cm.set(pid.getKey(), pid.getValue());
             }
+            startAll(bundles, b -> true);
             // FileInstall takes one folder per watcher: the framework property names etc/, this adds deploy/
             cm.setFactory("org.apache.felix.fileinstall", "deploy", Map.of("felix.fileinstall.dir",
                     deploy.toAbsolutePath().toString(), "felix.fileinstall.poll", "250",
@@ -80,7 +86,7 @@ public final class Container {
         return c;
     }
 
-    private void install(Set<String> bundleIds) throws IOException, BundleException {
+    private List<Bundle> install(Set<String> bundleIds) throws IOException, BundleException {
         BundleContext ctx = framework.getBundleContext();
         Path system = home.resolve("system");
         List<Bundle> installed = new ArrayList<>();
@@ -91,9 +97,14 @@ public final class Container {
             }
             installed.add(ctx.installBundle(jar.toUri().toString()));
         }
+        return installed;
+    }
+
+    /** Starts the chosen bundles (fragments excepted), in order; any that cannot start fail the whole. */
+    private static void startAll(List<Bundle> bundles, Predicate<Bundle> which) throws BundleException {
         List<String> unresolved = new ArrayList<>();
-        for (Bundle b : installed) {
-            if ((b.adapt(BundleRevision.class).getTypes() & BundleRevision.TYPE_FRAGMENT) != 0) {
+        for (Bundle b : bundles) {
+            if (!which.test(b) || (b.adapt(BundleRevision.class).getTypes() & BundleRevision.TYPE_FRAGMENT) != 0) {
                 continue;
             }
             try {
