@@ -1,9 +1,7 @@
 package org.mooncake.osgi.transport.local;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -61,11 +59,7 @@ public final class LocalTransport implements Transport {
 
     @Override
     public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
-        List<TransferStatus> out = new ArrayList<>(batch.size());
-        for (TransferRequest r : batch) {
-            out.add(run(r));
-        }
-        return CompletableFuture.completedFuture(out);
+        return MemoryCopy.each(batch, this::run);
     }
 
     private TransferStatus run(TransferRequest r) {

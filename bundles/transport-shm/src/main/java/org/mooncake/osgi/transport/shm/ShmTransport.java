@@ -10,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -134,11 +132,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
 
     @Override
     public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
-        List<TransferStatus> out = new ArrayList<>(batch.size());
-        for (TransferRequest r : batch) {
-            out.add(run(r));
-        }
-        return CompletableFuture.completedFuture(out);
+        return MemoryCopy.each(batch, this::run);
     }
 
     private TransferStatus run(TransferRequest r) {

@@ -1,10 +1,25 @@
 package org.mooncake.osgi.store.spi.transport;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /** A one-sided request served by a plain copy, for transports that can map the remote segment. */
 public final class MemoryCopy {
     private MemoryCopy() {
+    }
+
+    /** Runs a batch on the caller's thread, one status per request: {@link Transport#submit} for copy transports. */
+    public static CompletionStage<List<TransferStatus>> each(List<TransferRequest> batch,
+            Function<TransferRequest, TransferStatus> run) {
+        List<TransferStatus> out = new ArrayList<>(batch.size());
+        for (TransferRequest r : batch) {
+            out.add(run.apply(r));
+        }
+        return CompletableFuture.completedFuture(out);
     }
 
     /**

@@ -50,7 +50,8 @@ public final class EmbeddedStoreClient implements StoreClient {
     private final Set<MemorySegment> registered = ConcurrentHashMap.newKeySet();
     private final AtomicInteger segmentSeq = new AtomicInteger();
     private volatile boolean healthy = true;
-    private volatile long incarnation;
+    /** The master's registration of this client; a new one means our segments were forgotten. */
+    private volatile long registration;
     private final Map<String, SegmentDescriptor> mounted = new ConcurrentHashMap<>();
     private final Map<String, List<Transport>> exposedVia = new ConcurrentHashMap<>();
 
@@ -89,18 +90,19 @@ public final class EmbeddedStoreClient implements StoreClient {
     }
 
     /**
-     * Reports liveness to the master; called by the owner's scheduler. After a master restart
-     * (a new incarnation) the segments are mounted again; the objects they held are gone.
+     * Reports liveness to the master; called by the owner's scheduler. After a master restart, or
+     * after it declared this client dead (a new registration), the segments are mounted again; the
+     * objects they held are gone.
      */
     public void heartbeat() {
         try {
             long now = master.heartbeat(clientId);
-            if (incarnation != 0 && now != incarnation) {
+            if (registration != 0 && now != registration) {
                 for (SegmentDescriptor d : mounted.values()) {
                     master.mountSegment(d);
                 }
             }
-            incarnation = now;
+            registration = now;
             healthy = true;
         } catch (RuntimeException e) {
             healthy = false;
@@ -161,7 +163,11 @@ public final class EmbeddedStoreClient implements StoreClient {
 
     @Override
     public byte[] get(String key) {
-        ReadLease lease = master.getReplicaList(key(key));
+        return readAll(key, master.getReplicaList(key(key)));
+    }
+
+    /** The whole object as a byte[], verified. */
+    private byte[] readAll(String key, ReadLease lease) {
         if (lease.sizeBytes() > Integer.MAX_VALUE - 8) {
             throw new StoreException(ErrorCode.BUFFER_OVERFLOW,
                     "object of " + lease.sizeBytes() + " bytes does not fit a byte[]; use getInto");
@@ -368,10 +374,12 @@ public final class EmbeddedStoreClient implements StoreClient {
         return writeMany(List.copyOf(sources.entrySet()), config, false);
     }
 
-    /** One master call for all the leases, then each object's bytes. */
-    @Override
-    public List<OpResult<byte[]>> getBatch(List<String> keys) {
-        List<OpResult<byte[]>> out = new ArrayList<>(keys.size());
+    /**
+     * One master call for the keys that are valid; an invalid key fails alone. Results in input
+     * order, each under the caller's key string.
+     */
+    private <T> List<OpResult<T>> perKey(List<String> keys, Function<List<ObjectKey>, List<OpResult<T>>> masterCall) {
+        List<OpResult<T>> out = new ArrayList<>(keys.size());
         List<ObjectKey> valid = new ArrayList<>();
         List<Integer> at = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
@@ -383,39 +391,32 @@ public final class EmbeddedStoreClient implements StoreClient {
                 out.add(OpResult.failed(keys.get(i), bad));
             }
         }
-        List<OpResult<ReadLease>> leases = valid.isEmpty() ? List.of() : master.getReplicaListBatch(valid);
-        for (int j = 0; j < leases.size(); j++) {
-            String key = keys.get(at.get(j));
-            OpResult<ReadLease> l = leases.get(j);
-            if (!l.isOk()) {
-                out.set(at.get(j), new OpResult<>(key, null, l.error(), l.message()));
-                continue;
-            }
-            try {
-                if (l.value().sizeBytes() > Integer.MAX_VALUE - 8) {
-                    throw new StoreException(ErrorCode.BUFFER_OVERFLOW, "object " + key + " does not fit a byte[]");
-                }
-                byte[] value = new byte[(int) l.value().sizeBytes()];
-                read(key, l.value(), MemorySegment.ofArray(value));
-                out.set(at.get(j), OpResult.ok(key, value));
-            } catch (StoreException bad) {
-                out.set(at.get(j), OpResult.failed(key, bad));
-            }
+        List<OpResult<T>> answered = valid.isEmpty() ? List.of() : masterCall.apply(valid);
+        for (int j = 0; j < answered.size(); j++) {
+            OpResult<T> r = answered.get(j);
+            out.set(at.get(j), new OpResult<>(keys.get(at.get(j)), r.value(), r.error(), r.message()));
         }
         return out;
     }
 
+    /** One master call for all the leases, then each object's bytes. */
+    @Override
+    public List<OpResult<byte[]>> getBatch(List<String> keys) {
+        return perKey(keys, master::getReplicaListBatch).stream().map(l -> {
+            if (!l.isOk()) {
+                return new OpResult<byte[]>(l.key(), null, l.error(), l.message());
+            }
+            try {
+                return OpResult.ok(l.key(), readAll(l.key(), l.value()));
+            } catch (StoreException bad) {
+                return OpResult.<byte[]>failed(l.key(), bad);
+            }
+        }).toList();
+    }
+
     @Override
     public List<OpResult<Boolean>> existsBatch(List<String> keys) {
-        List<OpResult<Boolean>> out = new ArrayList<>(keys.size());
-        for (String k : keys) {
-            try {
-                out.add(master.existsBatch(List.of(key(k))).getFirst());
-            } catch (StoreException bad) {
-                out.add(OpResult.failed(k, bad));
-            }
-        }
-        return out;
+        return perKey(keys, master::existsBatch);
     }
 
     @Override
@@ -488,7 +489,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         endpoints.sort(Comparator.comparingInt(e -> Transports.rank(e.protocol())));
         SegmentDescriptor d = new SegmentDescriptor(name, clientId, memory.byteSize(), endpoints);
         try {
-            incarnation = master.heartbeat(clientId);
+            registration = master.heartbeat(clientId);
             master.mountSegment(d);
         } catch (RuntimeException e) {
             via.forEach(t -> t.withdraw(name));
