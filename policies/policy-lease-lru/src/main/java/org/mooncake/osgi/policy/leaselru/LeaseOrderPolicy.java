@@ -1,7 +1,9 @@
 package org.mooncake.osgi.policy.leaselru;
 
 import java.util.Iterator;
+import java.util.function.ToDoubleFunction;
 
+import org.mooncake.osgi.store.spi.eviction.CandidateRanking;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 import org.mooncake.osgi.store.spi.eviction.Candidates;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
@@ -13,14 +15,29 @@ import org.osgi.service.component.annotations.Component;
  * soft-pinned objects follow, again oldest lease first. Reads refresh leases, so this is LRU.
  * Stateless and thread-safe.
  */
-@Component(service = EvictionPolicy.class,
-        property = {EvictionPolicy.NAME_PROPERTY + "=" + LeaseOrderPolicy.NAME, "service.ranking:Integer=0"})
-public final class LeaseOrderPolicy implements EvictionPolicy {
+@Component(service = {EvictionPolicy.class, CandidateRanking.class},
+        property = {EvictionPolicy.NAME_PROPERTY + "=" + LeaseOrderPolicy.NAME,
+                CandidateRanking.NAME_PROPERTY + "=" + LeaseOrderPolicy.RANKING, "service.ranking:Integer=0"})
+public final class LeaseOrderPolicy implements EvictionPolicy, CandidateRanking {
     public static final String NAME = "lease-lru";
+    /** The name of the ranking this bundle offers to composing policies. */
+    public static final String RANKING = "lease";
 
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** Time since the lease ended: the oldest lease first. */
+    @Override
+    public ToDoubleFunction<CandidateView> score(EvictionRequest request) {
+        long now = request.nowMs();
+        return c -> now - c.leaseExpiresAtMs();
+    }
+
+    @Override
+    public boolean monotoneInLease() {
+        return true;
     }
 
     @Override

@@ -7,9 +7,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.ToDoubleFunction;
 
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.spi.eviction.CandidateGroup;
+import org.mooncake.osgi.store.spi.eviction.CandidateRanking;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 import org.mooncake.osgi.store.spi.eviction.Candidates;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
@@ -32,9 +34,10 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * stream is already in score order and a lazy merge suffices: no full sort, no full scan.
  * Rules bind and unbind from any thread; each plan reads them once.
  */
-@Component(service = EvictionPolicy.class,
-        property = {EvictionPolicy.NAME_PROPERTY + "=" + TypeAwarePolicy.NAME, "service.ranking:Integer=10"})
-public final class TypeAwarePolicy implements EvictionPolicy {
+@Component(service = {EvictionPolicy.class, CandidateRanking.class},
+        property = {EvictionPolicy.NAME_PROPERTY + "=" + TypeAwarePolicy.NAME,
+                CandidateRanking.NAME_PROPERTY + "=" + TypeAwarePolicy.NAME, "service.ranking:Integer=10"})
+public final class TypeAwarePolicy implements EvictionPolicy, CandidateRanking {
     public static final String NAME = "type-aware";
 
     private final List<TypeRule> boundRules = new CopyOnWriteArrayList<>();
@@ -84,6 +87,20 @@ public final class TypeAwarePolicy implements EvictionPolicy {
             m.put(r.type(), r);
         }
         return m;
+    }
+
+    /** The seed's adjusted age under the rules bound now; budgets are the policy's, not the ranking's. */
+    @Override
+    public ToDoubleFunction<CandidateView> score(EvictionRequest request) {
+        TypeRule[] byOrdinal = rules().values().toArray(TypeRule[]::new);
+        long now = request.nowMs();
+        return c -> score(byOrdinal, c, now);
+    }
+
+    /** Within a group (one type, one rule) the adjusted age falls as the lease grows. */
+    @Override
+    public boolean monotoneInLease() {
+        return true;
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
 import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /** Lazy building blocks for plans over lease-ordered groups. */
 public final class Candidates {
@@ -173,5 +174,54 @@ public final class Candidates {
         Iterator<CandidateView> pinned = filter(takeWhile(group.inLeaseOrder(), c -> !c.leasedAt(now)),
                 c -> c.softPinnedAt(now));
         return List.of(unpinned, pinned);
+    }
+
+    /**
+     * Candidates of {@code leaseOrdered} ranked by {@code score} (higher first, equal scores by
+     * {@code tieBreak}). Reads at most {@code maxScanned} candidates of the source, ranks them and
+     * yields them, followed by the unread rest in source order: the newest leases are the least
+     * likely victims, so a bounded scan from the oldest end keeps a round's cost flat at scale
+     * (the role sampling plays in Redis and LHD). Scores are compared at float precision; what
+     * float cannot tell apart goes by the tie-break.
+     */
+    public static Iterator<CandidateView> rankedByScore(Iterator<CandidateView> leaseOrdered,
+            ToDoubleFunction<CandidateView> score, Comparator<CandidateView> tieBreak, int maxScanned) {
+        List<CandidateView> scanned = new ArrayList<>();
+        while (scanned.size() < maxScanned && leaseOrdered.hasNext()) {
+            scanned.add(leaseOrdered.next());
+        }
+        int n = scanned.size();
+        long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
+            // Descending score = ascending key: negate, then map float bits to a sortable int.
+            int bits = Float.floatToIntBits((float) -score.applyAsDouble(scanned.get(i)) + 0.0f);
+            int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
+            keys[i] = ((long) sortable << 32) | i;
+        }
+        java.util.Arrays.sort(keys);
+        CandidateView[] ordered = new CandidateView[n];
+        for (int i = 0; i < n; i++) {
+            ordered[i] = scanned.get((int) keys[i]);
+        }
+        for (int start = 0; start < n;) {
+            int end = start + 1;
+            while (end < n && (keys[end] >>> 32) == (keys[start] >>> 32)) {
+                end++;
+            }
+            if (end - start > 1) {
+                java.util.Arrays.sort(ordered, start, end, tieBreak);
+            }
+            start = end;
+        }
+        return concat(List.of(java.util.Arrays.asList(ordered).iterator(), leaseOrdered));
+    }
+
+    /** Every group's eligible candidates merged in lease order (soft-pinned ones too in pass 2). */
+    public static Iterator<CandidateView> eligibleInLeaseOrder(List<CandidateGroup> groups, EvictionRequest request) {
+        List<Iterator<CandidateView>> sources = new ArrayList<>();
+        for (CandidateGroup g : groups) {
+            sources.add(filter(takeWhile(g.inLeaseOrder(), c -> !c.leasedAt(request.nowMs())), request::eligible));
+        }
+        return merge(sources, LEASE_ORDER);
     }
 }

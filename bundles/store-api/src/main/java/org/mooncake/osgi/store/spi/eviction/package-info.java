@@ -3,7 +3,7 @@
  * would evict them; the master alone re-validates and removes them.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package org.mooncake.osgi.store.spi.eviction;
 
 import org.osgi.annotation.bundle.Export;

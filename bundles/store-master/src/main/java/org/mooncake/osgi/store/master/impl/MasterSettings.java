@@ -41,6 +41,12 @@ public record MasterSettings(long defaultLeaseTtlMs, long defaultSoftPinTtlMs, l
                 preferredPolicy);
     }
 
+    public MasterSettings withLeaseTtl(long ttlMs) {
+        return new MasterSettings(ttlMs, defaultSoftPinTtlMs, maxSoftPinTtlMs, allowEvictSoftPinned, evictionRatio,
+                highWatermark, clientTtlMs, putStartDiscardTimeoutMs, putStartReleaseTimeoutMs, allocationStrategy,
+                shards, preferredPolicy);
+    }
+
     public MasterSettings withAllocation(AllocationStrategy strategy) {
         return new MasterSettings(defaultLeaseTtlMs, defaultSoftPinTtlMs, maxSoftPinTtlMs, allowEvictSoftPinned,
                 evictionRatio, highWatermark, clientTtlMs, putStartDiscardTimeoutMs, putStartReleaseTimeoutMs, strategy,

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.mooncake.osgi.store.spi.eviction.AccessObserver;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 
 /**
@@ -22,13 +23,27 @@ public final class PolicySelector {
 
     private final List<Offer> offers = new CopyOnWriteArrayList<>();
     private volatile String preferred = "";
+    /** The bound policies that learn from accesses; read on every get, so kept as an array. */
+    private volatile AccessObserver[] observers = {};
 
     public void add(Offer o) {
         offers.add(o);
+        refreshObservers();
     }
 
     public void remove(EvictionPolicy policy) {
         offers.removeIf(o -> o.policy == policy);
+        refreshObservers();
+    }
+
+    private synchronized void refreshObservers() {
+        observers = offers.stream().map(Offer::policy).filter(AccessObserver.class::isInstance)
+                .map(AccessObserver.class::cast).distinct().toArray(AccessObserver[]::new);
+    }
+
+    /** Policies to tell about hits, writes and evictions; empty when none listens. */
+    public AccessObserver[] observers() {
+        return observers;
     }
 
     public void prefer(String name) {

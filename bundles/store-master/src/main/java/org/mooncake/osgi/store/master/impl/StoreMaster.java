@@ -26,6 +26,7 @@ import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentStats;
+import org.mooncake.osgi.store.spi.eviction.AccessObserver;
 
 /**
  * The master's state and every operation on it, free of OSGi so tests drive it directly with
@@ -328,6 +329,11 @@ public final class StoreMaster implements MasterService {
             }
             counters.stored(c.dataType(), next.sizeBytes(), +1);
             index.update(m);
+            if (m.indexEntry != null) {
+                for (AccessObserver o : policies.observers()) {
+                    o.written(m.indexEntry, now);
+                }
+            }
         } finally {
             shard.lock.unlock();
         }
@@ -355,9 +361,16 @@ public final class StoreMaster implements MasterService {
         shard.lock.lock();
         try {
             ObjectMeta m = readable(shard, key);
+            long previousAccess = m.lastAccessMs;
             grantLease(m);
             m.hits++;
             counters.hit(m.dataType());
+            IndexEntry view = m.indexEntry;
+            if (view != null) {
+                for (AccessObserver o : policies.observers()) {
+                    o.hit(view, previousAccess, m.lastAccessMs);
+                }
+            }
             Version v = m.current;
             return new ReadLease(v.sizeBytes(), v.crc32c(), v.config().dataType(),
                     v.replicas().stream().map(Replica::location).toList(), m.leaseExpiresAtMs);
@@ -538,6 +551,9 @@ public final class StoreMaster implements MasterService {
             }
             Version v = m.current;
             counters.evicted(v.config().dataType(), v.sizeBytes());
+            for (AccessObserver o : policies.observers()) {
+                o.evicted(planned, now);
+            }
             discardCurrent(m);
             if (m.pending == null) {
                 shard.objects.remove(m.key);

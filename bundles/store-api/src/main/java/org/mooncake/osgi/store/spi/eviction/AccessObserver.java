@@ -1,0 +1,27 @@
+package org.mooncake.osgi.store.spi.eviction;
+
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * What a policy that learns online is told. A policy service that also implements this
+ * interface hears every event while it is bound, active or not, so a policy swapped in starts
+ * warm.
+ *
+ * <p>The master calls these methods on the thread of the operation, while it holds the lock of
+ * the object's shard: an implementation must be short, thread-safe and never block (count into
+ * adders, hand anything heavier to the eviction thread). Hard-pinned objects are not reported.
+ */
+@ConsumerType
+public interface AccessObserver {
+    /**
+     * A read found {@code object}. Its counters already include this read;
+     * {@code previousAccessMs} is the read or put before it.
+     */
+    void hit(CandidateView object, long previousAccessMs, long nowMs);
+
+    /** {@code object} became readable: a first put, a write-back after a miss, or an upsert. */
+    void written(CandidateView object, long nowMs);
+
+    /** The master evicted {@code object}. */
+    void evicted(CandidateView object, long nowMs);
+}

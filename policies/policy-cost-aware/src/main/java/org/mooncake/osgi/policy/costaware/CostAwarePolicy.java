@@ -1,0 +1,155 @@
+package org.mooncake.osgi.policy.costaware;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+import org.mooncake.osgi.store.spi.eviction.AccessObserver;
+import org.mooncake.osgi.store.spi.eviction.CandidateRanking;
+import org.mooncake.osgi.store.spi.eviction.CandidateView;
+import org.mooncake.osgi.store.spi.eviction.Candidates;
+import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
+import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * Ours: evicts what is worth least to keep, where the worth of an object is
+ * {@code hit density x recompute cost / size}: the recompute time it is expected to save per
+ * byte and per millisecond it stays. Hit density is learned online per data type, hit count and
+ * idle age ({@link ReuseModel}); the cost is the put's hint, else a per-type default per MiB.
+ * Among equal worth the least recently read goes first, and among objects read together the
+ * newest write, so the tail of a KV prefix chain leaves before its head (a block is only useful
+ * while every block before it is cached).
+ *
+ * <p>Pass order is upstream's: soft-pinned objects only in pass 2, after the others. A round
+ * ranks up to {@code scan_objects} of the oldest candidates, then continues in lease order. Observer calls run on request threads and only count; planning runs on the eviction
+ * thread, which owns the model's tables.
+ */
+@Component(service = {EvictionPolicy.class, CandidateRanking.class},
+        configurationPid = CostAwarePolicy.PID,
+        property = {EvictionPolicy.NAME_PROPERTY + "=" + CostAwarePolicy.NAME,
+                CandidateRanking.NAME_PROPERTY + "=" + CostAwarePolicy.NAME, "service.ranking:Integer=5"})
+@Designate(ocd = CostAwareConfig.class)
+public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, AccessObserver {
+    public static final String NAME = "cost-aware";
+    public static final String PID = "org.mooncake.osgi.policy.costaware";
+    private static final double MIB = 1024.0 * 1024;
+    /**
+     * Among equal worth, the least recently used first; among those read together, the newest
+     * write first: tails of prefix chains before their heads.
+     */
+    private static final Comparator<CandidateView> NEWEST_FIRST = Comparator.comparingLong(CandidateView::lastAccessMs)
+            .thenComparing((a, b) -> Long.compare(b.sequence(), a.sequence()));
+
+    private final ReuseModel model = new ReuseModel();
+    private final GhostList ghosts;
+    private volatile CostAwareSettings settings;
+
+    /** With the defaults: what the benchmark and embedders use. */
+    public CostAwarePolicy() {
+        this(CostAwareSettings.DEFAULTS);
+    }
+
+    CostAwarePolicy(CostAwareSettings settings) {
+        this.settings = settings;
+        this.ghosts = new GhostList(settings.ghostEntries());
+    }
+
+    @Activate
+    public CostAwarePolicy(CostAwareConfig config) {
+        this(CostAwareSettings.from(config));
+    }
+
+    @Modified
+    void modified(CostAwareConfig config) {
+        CostAwareSettings next = CostAwareSettings.from(config);
+        ghosts.resize(next.ghostEntries());
+        settings = next;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String describe() {
+        CostAwareSettings s = settings;
+        return String.format(Locale.ROOT, "%s scan_objects=%d half_life_events=%d ghost_entries=%d (%d held) learned_events=%d%s",
+                NAME, s.scanObjects(), s.halfLifeEvents(), s.ghostEntries(), ghosts.size(), model.events(),
+                s.defaultCostMsPerMiB().isEmpty() ? "" : " default_cost_ms_per_mib=" + s.defaultCostMsPerMiB());
+    }
+
+    int ghostsHeld() {
+        return ghosts.size();
+    }
+
+    // ---- learning: any thread ----
+
+    @Override
+    public void hit(CandidateView object, long previousAccessMs, long nowMs) {
+        model.recordHit(object.dataType(), object.hitCount() - 1, nowMs - previousAccessMs);
+    }
+
+    @Override
+    public void written(CandidateView object, long nowMs) {
+        GhostList.Ghost g = ghosts.take(object.key());
+        if (g != null) {
+            model.recordReturn(g.type(), g.hitCount(), nowMs - g.lastAccessMs(), g.idleAtEvictionMs());
+        }
+    }
+
+    @Override
+    public void evicted(CandidateView object, long nowMs) {
+        long idle = nowMs - object.lastAccessMs();
+        model.recordEviction(object.dataType(), object.hitCount(), idle);
+        if (settings.ghostEntries() > 0) {
+            ghosts.add(object.key(), new GhostList.Ghost(object.dataType(), object.hitCount(), object.lastAccessMs(), idle));
+        }
+    }
+
+    // ---- planning: the eviction thread ----
+
+    /** Expected recompute ms saved per MiB and per ms held; lower is evicted first. */
+    double worth(CandidateView c, long nowMs, CostAwareSettings s) {
+        double mib = Math.max(1, c.sizeBytes()) / MIB;
+        double cost = Double.isNaN(c.recomputeCostMs()) ? s.costPerMiB(c.dataType()) * mib : c.recomputeCostMs();
+        return model.density(c.dataType(), c.hitCount(), nowMs - c.lastAccessMs()) * cost / mib;
+    }
+
+    @Override
+    public ToDoubleFunction<CandidateView> score(EvictionRequest request) {
+        CostAwareSettings s = settings;
+        model.refresh(s.halfLifeEvents(), s.priorEvents());
+        long now = request.nowMs();
+        return c -> -worth(c, now, s);
+    }
+
+    @Override
+    public Comparator<CandidateView> tieBreak() {
+        return NEWEST_FIRST;
+    }
+
+    @Override
+    public Iterator<CandidateView> plan(EvictionRequest request) {
+        ToDoubleFunction<CandidateView> score = score(request);
+        long now = request.nowMs();
+        int scan = settings.scanObjects();
+        List<Iterator<CandidateView>> plan = new ArrayList<>();
+        plan.add(Candidates.rankedByScore(
+                Candidates.filter(Candidates.eligibleInLeaseOrder(request.groups(), request), c -> !c.softPinnedAt(now)),
+                score, NEWEST_FIRST, scan));
+        if (request.softPinnedAllowed()) {
+            plan.add(Candidates.rankedByScore(
+                    Candidates.filter(Candidates.eligibleInLeaseOrder(request.groups(), request), c -> c.softPinnedAt(now)),
+                    score, NEWEST_FIRST, scan));
+        }
+        return Candidates.concat(plan);
+    }
+}

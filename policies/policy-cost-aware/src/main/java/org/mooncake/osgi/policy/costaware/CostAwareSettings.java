@@ -1,0 +1,63 @@
+package org.mooncake.osgi.policy.costaware;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+import org.mooncake.osgi.store.api.ObjectDataType;
+
+/**
+ * The cost-aware policy's settings, validated. One configuration is meant for every workload:
+ * the defaults are what the benchmark runs.
+ *
+ * @param defaultCostMsPerMiB recompute cost assumed for objects put without a hint, per type
+ * @param scanObjects         a round ranks at most this many of the oldest candidates (>= 1)
+ * @param halfLifeEvents      learned figures fade by half over this many events
+ * @param ghostEntries        evicted keys remembered to recognise write-backs
+ * @param priorEvents         events a class needs before its own figures outweigh its type's
+ */
+record CostAwareSettings(Map<ObjectDataType, Double> defaultCostMsPerMiB, int scanObjects, long halfLifeEvents,
+        int ghostEntries, double priorEvents) {
+
+    static final CostAwareSettings DEFAULTS = new CostAwareSettings(Map.of(), 262_144, 100_000, 262_144, 8);
+    private static final double FALLBACK_COST_MS_PER_MIB = 1;
+
+    CostAwareSettings {
+        defaultCostMsPerMiB = Map.copyOf(defaultCostMsPerMiB);
+        defaultCostMsPerMiB.forEach((t, c) -> require(c > 0 && !c.isInfinite(),
+                "default_cost_ms_per_mib for " + t + " must be a finite number > 0, was " + c));
+        require(scanObjects >= 1, "scan_objects must be >= 1, was " + scanObjects);
+        require(halfLifeEvents > 0, "half_life_events must be > 0, was " + halfLifeEvents);
+        require(ghostEntries >= 0, "ghost_entries must be >= 0, was " + ghostEntries);
+        require(priorEvents > 0 && !Double.isInfinite(priorEvents), "prior_events must be > 0, was " + priorEvents);
+    }
+
+    static CostAwareSettings from(CostAwareConfig c) {
+        return new CostAwareSettings(parseCosts(c.default_cost_ms_per_mib()), c.scan_objects(), c.half_life_events(),
+                c.ghost_entries(), c.prior_events());
+    }
+
+    /** Parses {@code TYPE=ms_per_mib} entries; a malformed one fails with its text. */
+    static Map<ObjectDataType, Double> parseCosts(String[] entries) {
+        Map<ObjectDataType, Double> m = new EnumMap<>(ObjectDataType.class);
+        for (String e : entries == null ? new String[0] : entries) {
+            String[] kv = e.split("=", 2);
+            require(kv.length == 2, "default_cost_ms_per_mib entry must be TYPE=number, was '" + e + "'");
+            try {
+                m.put(ObjectDataType.parse(kv[0].trim()), Double.parseDouble(kv[1].trim()));
+            } catch (RuntimeException ex) {
+                throw new IllegalArgumentException("default_cost_ms_per_mib entry '" + e + "': " + ex.getMessage(), ex);
+            }
+        }
+        return m;
+    }
+
+    double costPerMiB(ObjectDataType type) {
+        return defaultCostMsPerMiB.getOrDefault(type, FALLBACK_COST_MS_PER_MIB);
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}
