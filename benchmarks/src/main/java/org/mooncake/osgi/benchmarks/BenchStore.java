@@ -2,12 +2,8 @@ package org.mooncake.osgi.benchmarks;
 
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
-import org.mooncake.osgi.policy.typeaware.TypeAwarePolicy;
-import org.mooncake.osgi.policy.typeaware.TypeRule;
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.ReplicateConfig;
@@ -40,15 +36,9 @@ final class BenchStore implements InstantSource {
                 new SegmentEndpoint("local", "none", "bench")));
     }
 
-    /** {@code lease-lru}, or {@code type-aware}: the seed's "balanced" configuration. */
+    /** A policy of the policy benchmark, configured as it runs there. */
     static EvictionPolicy policy(String name) {
-        return switch (name) {
-            case "lease-lru" -> new LeaseOrderPolicy();
-            case "type-aware" -> new TypeAwarePolicy(List.of(
-                    new TypeRule(ObjectDataType.HIDDEN_STATE, 8, 1, 10_000, 0.12),
-                    new TypeRule(ObjectDataType.KVCACHE, 1, 1, 0, 0.80)));
-            default -> throw new IllegalArgumentException("unknown policy " + name);
-        };
+        return org.mooncake.osgi.benchmarks.policy.BenchPolicies.make(name);
     }
 
     /** Capacity such that {@code objects} of the benchmark mix fill {@code fill} of it. */

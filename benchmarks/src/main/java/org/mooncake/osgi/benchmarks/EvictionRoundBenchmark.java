@@ -29,7 +29,7 @@ public class EvictionRoundBenchmark {
     @Param({"100000", "1000000"})
     public int objects;
 
-    @Param({"lease-lru", "type-aware"})
+    @Param({"lease-lru", "type-aware", "hierarchical", "cost-aware"})
     public String policy;
 
     private BenchStore store;

@@ -32,8 +32,9 @@ import org.osgi.service.cm.Configuration.ConfigurationAttribute;
 import org.osgi.service.cm.ConfigurationAdmin;
 
 /**
- * The operator's hot swap while two threads keep putting and getting: deploy the type-aware
- * bundle, select policies by configuration, remove the bundle. No operation may fail.
+ * The operator's hot swap while two threads keep putting and getting: deploy the policy bundles,
+ * switch among all four by configuration (and reconfigure the hierarchical tree), remove a
+ * bundle. No operation may fail; the time each switch takes to reach a planned round is printed.
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
@@ -78,6 +79,23 @@ public class PolicyHotSwapIT {
         return tookNanos;
     }
 
+    private Bundle install(String artifact) throws Exception {
+        Bundle b = context.installBundle(ContainerOptions.jar("org.mooncake.osgi", artifact,
+                System.getProperty("mooncake.version")).toUri().toString());
+        b.start();
+        return b;
+    }
+
+    /** Tenant and type scopes, a hidden-state quota, cost-aware leaves: a reconfiguration in place. */
+    private void configureHierarchical() throws IOException {
+        org.osgi.service.cm.Configuration c = configAdmin.getConfiguration("org.mooncake.osgi.policy.hierarchical", "?");
+        Dictionary<String, Object> p = new Hashtable<>();
+        p.put("levels", new String[] {"tenant", "type"});
+        p.put("ranking", "cost-aware");
+        p.put("quotas", new String[] {"tenant=*/type=HIDDEN_STATE=0.3"});
+        c.update(p);
+    }
+
     @Test
     public void policiesSwapUnderLoadWithZeroFailedOperations() throws Exception {
         configureMaster("");
@@ -106,19 +124,24 @@ public class PolicyHotSwapIT {
         }
         try {
             awaitPolicyPlanning("lease-lru");
-            Bundle typeAware = context.installBundle(ContainerOptions
-                    .jar("org.mooncake.osgi", "policy-type-aware", System.getProperty("mooncake.version"))
-                    .toUri().toString());
-            typeAware.start();
+            Bundle typeAware = install("policy-type-aware");
             long deployNanos = awaitPolicyPlanning("type-aware");
-            configureMaster("lease-lru");
-            long configNanos = awaitPolicyPlanning("lease-lru");
+            install("policy-cost-aware");
+            install("policy-hierarchical");
+            StringBuilder took = new StringBuilder(String.format("deploy type-aware %.2f ms", deployNanos / 1e6));
+            for (String policy : List.of("cost-aware", "hierarchical", "lease-lru", "type-aware", "cost-aware")) {
+                configureMaster(policy);
+                took.append(String.format(", %s %.2f ms", policy, awaitPolicyPlanning(policy) / 1e6));
+            }
+            configureHierarchical();
+            configureMaster("hierarchical");
+            took.append(String.format(", hierarchical with cost-aware leaves %.2f ms", awaitPolicyPlanning("hierarchical") / 1e6));
             configureMaster("");
             awaitPolicyPlanning("type-aware");
             typeAware.uninstall();
-            long removeNanos = awaitPolicyPlanning("lease-lru");
-            System.out.printf("hot swap took effect: deploy %.2f ms, configure %.2f ms, remove %.2f ms; %d ops%n",
-                    deployNanos / 1e6, configNanos / 1e6, removeNanos / 1e6, ops.get());
+            // With type-aware gone the highest-ranked left is cost-aware (5), over hierarchical (1) and lease-lru (0).
+            took.append(String.format(", remove type-aware %.2f ms", awaitPolicyPlanning("cost-aware") / 1e6));
+            System.out.printf("hot swap took effect: %s; %d ops%n", took, ops.get());
         } finally {
             running.set(false);
             for (Thread t : workers) {

@@ -22,4 +22,7 @@ public @interface CostAwareConfig {
     @AttributeDefinition(description = "Events a class needs before its own figures outweigh its data type's")
     double prior_events() default 8;
 
+    @AttributeDefinition(description = "Worth is compared in steps of this factor; within a step the least recently used goes first")
+    double worth_resolution() default 4;
+
 }

@@ -27,6 +27,9 @@ import org.osgi.service.metatype.annotations.Designate;
  * newest write, so the tail of a KV prefix chain leaves before its head (a block is only useful
  * while every block before it is cached).
  *
+ * Worth is compared in steps of {@code worth_resolution} (a factor): within a step the least
+ * recently read goes first, so where the model sees no real difference the policy is LRU.
+ *
  * <p>Pass order is upstream's: soft-pinned objects only in pass 2, after the others. A round
  * ranks up to {@code scan_objects} of the oldest candidates, then continues in lease order. Observer calls run on request threads and only count; planning runs on the eviction
  * thread, which owns the model's tables.
@@ -40,6 +43,8 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     public static final String NAME = "cost-aware";
     public static final String PID = "org.mooncake.osgi.policy.costaware";
     private static final double MIB = 1024.0 * 1024;
+    /** Groups whose reuse is tracked; the least recently active beyond this are forgotten. */
+    static final int GROUPS_TRACKED = 65_536;
     /**
      * Among equal worth, the least recently used first; among those read together, the newest
      * write first: tails of prefix chains before their heads.
@@ -48,6 +53,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
             .thenComparing((a, b) -> Long.compare(b.sequence(), a.sequence()));
 
     private final ReuseModel model = new ReuseModel();
+    private final GroupActivity groups = new GroupActivity();
     private final GhostList ghosts;
     private volatile CostAwareSettings settings;
 
@@ -81,8 +87,8 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     @Override
     public String describe() {
         CostAwareSettings s = settings;
-        return String.format(Locale.ROOT, "%s scan_objects=%d half_life_events=%d ghost_entries=%d (%d held) learned_events=%d%s",
-                NAME, s.scanObjects(), s.halfLifeEvents(), s.ghostEntries(), ghosts.size(), model.events(),
+        return String.format(Locale.ROOT, "%s worth_resolution=%s scan_objects=%d half_life_events=%d ghost_entries=%d (%d held) learned_events=%d%s",
+                NAME, s.worthResolution(), s.scanObjects(), s.halfLifeEvents(), s.ghostEntries(), ghosts.size(), model.events(),
                 s.defaultCostMsPerMiB().isEmpty() ? "" : " default_cost_ms_per_mib=" + s.defaultCostMsPerMiB());
     }
 
@@ -94,41 +100,60 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
 
     @Override
     public void hit(CandidateView object, long previousAccessMs, long nowMs) {
-        model.recordHit(object.dataType(), object.hitCount() - 1, nowMs - previousAccessMs);
+        int cls = ReuseModel.objectClass(object.hitCount() - 1, groups.classOf(object.groupId()));
+        model.recordHit(object.dataType(), cls, nowMs - previousAccessMs);
+        groups.hit(object.groupId(), nowMs);
     }
 
     @Override
     public void written(CandidateView object, long nowMs) {
         GhostList.Ghost g = ghosts.take(object.key());
         if (g != null) {
-            model.recordReturn(g.type(), g.hitCount(), nowMs - g.lastAccessMs(), g.idleAtEvictionMs());
+            model.recordReturn(g.type(), g.objectClass(), nowMs - g.lastAccessMs(), g.idleAtEvictionMs());
+            groups.hit(object.groupId(), nowMs);
         }
+        groups.written(object.groupId(), nowMs);
     }
 
     @Override
     public void evicted(CandidateView object, long nowMs) {
         long idle = nowMs - object.lastAccessMs();
-        model.recordEviction(object.dataType(), object.hitCount(), idle);
+        int cls = classOf(object);
+        model.recordEviction(object.dataType(), cls, idle);
         if (settings.ghostEntries() > 0) {
-            ghosts.add(object.key(), new GhostList.Ghost(object.dataType(), object.hitCount(), object.lastAccessMs(), idle));
+            ghosts.add(object.key(), new GhostList.Ghost(object.dataType(), cls, object.lastAccessMs(), idle));
         }
+    }
+
+    private int classOf(CandidateView c) {
+        return ReuseModel.objectClass(c.hitCount(), groups.classOf(c.groupId()));
     }
 
     // ---- planning: the eviction thread ----
 
     /** Expected recompute ms saved per MiB and per ms held; lower is evicted first. */
-    double worth(CandidateView c, long nowMs, CostAwareSettings s) {
+    private double worth(CandidateView c, int cls, long idleMs, CostAwareSettings s) {
         double mib = Math.max(1, c.sizeBytes()) / MIB;
         double cost = Double.isNaN(c.recomputeCostMs()) ? s.costPerMiB(c.dataType()) * mib : c.recomputeCostMs();
-        return model.density(c.dataType(), c.hitCount(), nowMs - c.lastAccessMs()) * cost / mib;
+        return model.density(c.dataType(), cls, idleMs) * cost / mib;
     }
 
     @Override
     public ToDoubleFunction<CandidateView> score(EvictionRequest request) {
         CostAwareSettings s = settings;
+        double logResolution = Math.log(s.worthResolution());
         model.refresh(s.halfLifeEvents(), s.priorEvents());
+        groups.prune(GROUPS_TRACKED);
         long now = request.nowMs();
-        return c -> -worth(c, now, s);
+        return c -> {
+            int cls = classOf(c);
+            long idle = now - c.lastAccessMs();
+            model.countResident(c.dataType(), cls, idle);
+            // Worth in steps of worth_resolution: estimates are noisy, so the model overrides
+            // recency only where it sees a real difference; within a step the tie-break (least
+            // recently used first) decides.
+            return -Math.floor(Math.log(Math.max(worth(c, cls, idle, s), Double.MIN_NORMAL)) / logResolution);
+        };
     }
 
     @Override

@@ -14,11 +14,12 @@ import org.mooncake.osgi.store.api.ObjectDataType;
  * @param halfLifeEvents      learned figures fade by half over this many events
  * @param ghostEntries        evicted keys remembered to recognise write-backs
  * @param priorEvents         events a class needs before its own figures outweigh its type's
+ * @param worthResolution     worth is compared in steps of this factor (> 1); within a step, LRU
  */
 record CostAwareSettings(Map<ObjectDataType, Double> defaultCostMsPerMiB, int scanObjects, long halfLifeEvents,
-        int ghostEntries, double priorEvents) {
+        int ghostEntries, double priorEvents, double worthResolution) {
 
-    static final CostAwareSettings DEFAULTS = new CostAwareSettings(Map.of(), 262_144, 100_000, 262_144, 8);
+    static final CostAwareSettings DEFAULTS = new CostAwareSettings(Map.of(), 262_144, 100_000, 262_144, 8, 4);
     private static final double FALLBACK_COST_MS_PER_MIB = 1;
 
     CostAwareSettings {
@@ -29,11 +30,13 @@ record CostAwareSettings(Map<ObjectDataType, Double> defaultCostMsPerMiB, int sc
         require(halfLifeEvents > 0, "half_life_events must be > 0, was " + halfLifeEvents);
         require(ghostEntries >= 0, "ghost_entries must be >= 0, was " + ghostEntries);
         require(priorEvents > 0 && !Double.isInfinite(priorEvents), "prior_events must be > 0, was " + priorEvents);
+        require(worthResolution > 1 && !Double.isInfinite(worthResolution),
+                "worth_resolution must be a finite factor > 1, was " + worthResolution);
     }
 
     static CostAwareSettings from(CostAwareConfig c) {
         return new CostAwareSettings(parseCosts(c.default_cost_ms_per_mib()), c.scan_objects(), c.half_life_events(),
-                c.ghost_entries(), c.prior_events());
+                c.ghost_entries(), c.prior_events(), c.worth_resolution());
     }
 
     /** Parses {@code TYPE=ms_per_mib} entries; a malformed one fails with its text. */

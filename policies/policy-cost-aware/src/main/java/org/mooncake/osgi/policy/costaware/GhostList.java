@@ -16,7 +16,7 @@ import org.mooncake.osgi.store.api.ObjectKey;
  */
 final class GhostList {
     /** What the object was when it was evicted. */
-    record Ghost(ObjectDataType type, long hitCount, long lastAccessMs, long idleAtEvictionMs) {
+    record Ghost(ObjectDataType type, int objectClass, long lastAccessMs, long idleAtEvictionMs) {
     }
 
     private final ConcurrentMap<ObjectKey, Ghost> ghosts = new ConcurrentHashMap<>();

@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.LongAdder;
 import org.mooncake.osgi.store.api.ObjectDataType;
 
 /**
- * Hit density learned online, in the manner of LHD: for each data type, hit class (reads so far:
- * 0, 1, 2, 3+) and age (time since the last access, in half-octave buckets) it counts the events
+ * Hit density learned online, in the manner of LHD: for each data type, class (reads so far: 0,
+ * 1, 2, 3+; and the reuse seen in the object's group) and age (time since the last access, in half-octave buckets) it counts the events
  * that end an object's idle spell: a hit, an eviction, or a return (a write-back of an evicted
  * key, counted as the hit it would have been, while its eviction is taken back). From those it
  * derives, for an object of a class idle for a given age, the expected hits per millisecond of
@@ -19,14 +19,18 @@ import org.mooncake.osgi.store.api.ObjectDataType;
  */
 final class ReuseModel {
     static final int HIT_CLASSES = 4;
+    /** Classes of an object: its hit class, times the reuse seen in its group ({@link GroupActivity}). */
+    static final int CLASSES = HIT_CLASSES * GroupActivity.CLASSES;
     static final int AGE_BUCKETS = 64;
     private static final int TYPES = ObjectDataType.values().length;
-    private static final int CELLS = TYPES * HIT_CLASSES * AGE_BUCKETS;
+    private static final int CELLS = TYPES * CLASSES * AGE_BUCKETS;
     private static final double[] MID_AGE = new double[AGE_BUCKETS];
+    private static final double[] LOW_AGE = new double[AGE_BUCKETS];
 
     static {
         for (int b = 0; b < AGE_BUCKETS; b++) {
             MID_AGE[b] = Math.pow(2, (b + 0.5) / 2) - 1;
+            LOW_AGE[b] = Math.pow(2, b / 2.0) - 1;
         }
     }
 
@@ -39,6 +43,9 @@ final class ReuseModel {
     private final double[] smoothedHits = new double[CELLS];
     private final double[] smoothedEnds = new double[CELLS];
     private final double[] density = new double[CELLS];
+    /** Residents seen by the last round's scan, still neither hit nor evicted (censored). */
+    private double[] residents = new double[CELLS];
+    private double[] residentsNext = new double[CELLS];
     private long events;
 
     ReuseModel() {
@@ -58,26 +65,37 @@ final class ReuseModel {
         return (int) Math.min(AGE_BUCKETS - 1, b);
     }
 
-    static int hitClass(long hitCount) {
-        return (int) Math.min(HIT_CLASSES - 1, Math.max(0, hitCount));
+    /** The class of an object with {@code hitCount} reads whose group is in {@code groupClass}. */
+    static int objectClass(long hitCount, int groupClass) {
+        return groupClass * HIT_CLASSES + (int) Math.min(HIT_CLASSES - 1, Math.max(0, hitCount));
     }
 
-    private static int cell(ObjectDataType type, int hitClass, int bucket) {
-        return (type.ordinal() * HIT_CLASSES + hitClass) * AGE_BUCKETS + bucket;
+    private static int cell(ObjectDataType type, int cls, int bucket) {
+        return (type.ordinal() * CLASSES + cls) * AGE_BUCKETS + bucket;
     }
 
-    void recordHit(ObjectDataType type, long hitsBefore, long idleMs) {
-        hits[cell(type, hitClass(hitsBefore), ageBucket(idleMs))].increment();
+    void recordHit(ObjectDataType type, int cls, long idleMs) {
+        hits[cell(type, cls, ageBucket(idleMs))].increment();
     }
 
-    void recordEviction(ObjectDataType type, long hitCount, long idleMs) {
-        evictions[cell(type, hitClass(hitCount), ageBucket(idleMs))].increment();
+    void recordEviction(ObjectDataType type, int cls, long idleMs) {
+        evictions[cell(type, cls, ageBucket(idleMs))].increment();
     }
 
     /** An evicted key came back after {@code idleMs}; it had been evicted when idle {@code idleAtEvictionMs}. */
-    void recordReturn(ObjectDataType type, long hitCount, long idleMs, long idleAtEvictionMs) {
-        returns[cell(type, hitClass(hitCount), ageBucket(idleMs))].increment();
-        takenBack[cell(type, hitClass(hitCount), ageBucket(idleAtEvictionMs))].increment();
+    void recordReturn(ObjectDataType type, int cls, long idleMs, long idleAtEvictionMs) {
+        returns[cell(type, cls, ageBucket(idleMs))].increment();
+        takenBack[cell(type, cls, ageBucket(idleAtEvictionMs))].increment();
+    }
+
+    /**
+     * Counts a resident candidate the current round scores (eviction thread). Next refresh,
+     * residents count as lives that have lasted so far without a hit, as a survival estimate
+     * counts the censored: without them a class that is rarely evicted would be judged by its
+     * hits alone.
+     */
+    void countResident(ObjectDataType type, int cls, long idleMs) {
+        residentsNext[cell(type, cls, ageBucket(idleMs))]++;
     }
 
     /** Events folded into the model so far. */
@@ -110,66 +128,102 @@ final class ReuseModel {
             smoothedEnds[i] = Math.max(smoothedHits[i], smoothedEnds[i] * keep + h + e);
         }
         events += n;
+        double[] seen = residentsNext;
+        residentsNext = residents;
+        java.util.Arrays.fill(residentsNext, 0);
+        residents = seen;
         rebuild(priorEvents);
     }
 
-    /** Expected hits per ms held, for an object of this type and hit count idle for {@code idleMs}. */
-    double density(ObjectDataType type, long hitCount, long idleMs) {
-        return density[cell(type, hitClass(hitCount), ageBucket(idleMs))];
+    /** Expected hits per ms held, for an object of this type and class idle for {@code idleMs}. */
+    double density(ObjectDataType type, int cls, long idleMs) {
+        return density[cell(type, cls, ageBucket(idleMs))];
     }
 
+    /**
+     * Backs off from the finest class to coarser pools where events are few: (type, group class,
+     * hit class) to (type, hit class) to (hit class) to age alone. Reads so far are the strongest
+     * signal, so every pool keeps them apart.
+     */
     private void rebuild(double prior) {
-        double[] global = new double[AGE_BUCKETS];
-        double[] globalEnds = new double[AGE_BUCKETS];
-        double[] globalHits = new double[AGE_BUCKETS];
-        for (int i = 0; i < CELLS; i++) {
-            globalHits[i % AGE_BUCKETS] += smoothedHits[i];
-            globalEnds[i % AGE_BUCKETS] += smoothedEnds[i];
-        }
         double[] ageOnly = new double[AGE_BUCKETS];
         for (int a = 0; a < AGE_BUCKETS; a++) {
             ageOnly[a] = 1 / (MID_AGE[a] + 1);
         }
-        densities(globalHits, globalEnds, 0, ageOnly, prior, global);
-        for (int t = 0; t < TYPES; t++) {
-            double[] typeHits = new double[AGE_BUCKETS];
-            double[] typeEnds = new double[AGE_BUCKETS];
-            for (int h = 0; h < HIT_CLASSES; h++) {
-                for (int b = 0; b < AGE_BUCKETS; b++) {
-                    int i = (t * HIT_CLASSES + h) * AGE_BUCKETS + b;
-                    typeHits[b] += smoothedHits[i];
-                    typeEnds[b] += smoothedEnds[i];
+        double[][] byHits = new double[HIT_CLASSES][AGE_BUCKETS];
+        for (int h = 0; h < HIT_CLASSES; h++) {
+            double[] hitsAt = new double[AGE_BUCKETS];
+            double[] endsAt = new double[AGE_BUCKETS];
+            for (int t = 0; t < TYPES; t++) {
+                for (int g = 0; g < GroupActivity.CLASSES; g++) {
+                    add(t, g * HIT_CLASSES + h, hitsAt, endsAt);
                 }
             }
-            double[] typeDensity = new double[AGE_BUCKETS];
-            densities(typeHits, typeEnds, 0, global, prior, typeDensity);
+            densities(hitsAt, endsAt, 0, ageOnly, prior, byHits[h]);
+        }
+        for (int t = 0; t < TYPES; t++) {
             for (int h = 0; h < HIT_CLASSES; h++) {
-                int base = (t * HIT_CLASSES + h) * AGE_BUCKETS;
-                double[] out = new double[AGE_BUCKETS];
-                densities(smoothedHits, smoothedEnds, base, typeDensity, prior, out);
-                System.arraycopy(out, 0, density, base, AGE_BUCKETS);
+                double[] hitsAt = new double[AGE_BUCKETS];
+                double[] endsAt = new double[AGE_BUCKETS];
+                for (int g = 0; g < GroupActivity.CLASSES; g++) {
+                    add(t, g * HIT_CLASSES + h, hitsAt, endsAt);
+                }
+                double[] typeDensity = new double[AGE_BUCKETS];
+                densities(hitsAt, endsAt, 0, byHits[h], prior, typeDensity);
+                for (int g = 0; g < GroupActivity.CLASSES; g++) {
+                    int base = (t * CLASSES + g * HIT_CLASSES + h) * AGE_BUCKETS;
+                    double[] out = new double[AGE_BUCKETS];
+                    double[] classHits = new double[AGE_BUCKETS];
+                    double[] classEnds = new double[AGE_BUCKETS];
+                    add(t, g * HIT_CLASSES + h, classHits, classEnds);
+                    densities(classHits, classEnds, 0, typeDensity, prior, out);
+                    System.arraycopy(out, 0, density, base, AGE_BUCKETS);
+                }
             }
+        }
+    }
+
+    private void add(int type, int cls, double[] hitsAt, double[] endsAt) {
+        int base = (type * CLASSES + cls) * AGE_BUCKETS;
+        for (int b = 0; b < AGE_BUCKETS; b++) {
+            hitsAt[b] += smoothedHits[base + b];
+            endsAt[b] += smoothedEnds[base + b] + residents[base + b];
         }
     }
 
     /**
      * Hit density at each age from one class's events ({@code base} offsets into the arrays),
      * blended towards {@code fallback} when the class saw fewer than about {@code prior} events
-     * beyond that age.
+     * beyond that age. Where the class's own evidence runs thin, the estimate may not rise above
+     * its last well-supported one: without evidence, an old object is not assumed to be worth
+     * more than a younger one of its class (the pooled fallback would otherwise lend it the
+     * reuse of other classes).
      */
     private static void densities(double[] hitsAt, double[] endsAt, int base, double[] fallback, double prior,
             double[] out) {
         double hitsBeyond = 0;
         double endsBeyond = 0;
         double ageSumBeyond = 0;
+        double[] weight = new double[AGE_BUCKETS];
         for (int a = AGE_BUCKETS - 1; a >= 0; a--) {
             hitsBeyond += hitsAt[base + a];
             endsBeyond += endsAt[base + a];
             ageSumBeyond += endsAt[base + a] * MID_AGE[a];
-            double remaining = Math.max(endsBeyond, ageSumBeyond - endsBeyond * MID_AGE[a]);
+            // Time still to be held, from the start of this bucket: an event in the bucket itself
+            // is half a bucket away on average, never zero.
+            double remaining = Math.max(endsBeyond, ageSumBeyond - endsBeyond * LOW_AGE[a]);
             double own = remaining > 0 ? hitsBeyond / remaining : 0;
             double w = endsBeyond / (endsBeyond + prior);
+            weight[a] = w;
             out[a] = w * own + (1 - w) * fallback[a];
+        }
+        double ceiling = Double.POSITIVE_INFINITY;
+        for (int a = 0; a < AGE_BUCKETS; a++) {
+            if (weight[a] >= 0.5) {
+                ceiling = out[a];
+            } else {
+                out[a] = Math.min(out[a], ceiling);
+            }
         }
     }
 }

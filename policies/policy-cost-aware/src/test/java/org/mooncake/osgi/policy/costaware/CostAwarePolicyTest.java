@@ -131,28 +131,34 @@ class CostAwarePolicyTest {
             s.now.addAndGet(10);
         }
         assertTrue(!s.has("k0"), "k0 should have been evicted");
-        for (int i = 150; i < 200; i++) {
-            s.master.remove(ObjectKey.of("k" + i), true);
+        String removed = null;
+        for (int i = 199; i > 100; i--) {
+            if (s.has("k" + i)) {
+                s.master.remove(ObjectKey.of("k" + i), true);
+                removed = removed == null ? "k" + i : removed;
+            }
         }
         int held = p.ghostsHeld();
         assertTrue(held > 0, "no evicted key was remembered");
         s.access("k0", KV);
         assertEquals(held - 1, p.ghostsHeld(), "the write-back of k0 did not take its ghost");
-        s.access("k150", KV);
+        s.access(removed, KV);
         assertEquals(held - 1, p.ghostsHeld(), "a removed key is no ghost");
     }
 
     @Test
     void badSettingsAreRefusedWithTheirName() {
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> new CostAwareSettings(Map.of(), 0, 1, 1, 1)).getMessage().contains("scan_objects"));
+                () -> new CostAwareSettings(Map.of(), 0, 1, 1, 1, 4)).getMessage().contains("scan_objects"));
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> CostAwareSettings.parseCosts(new String[] {"KVCACHE:3"})).getMessage().contains("KVCACHE:3"));
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> CostAwareSettings.parseCosts(new String[] {"NOPE=3"})).getMessage().contains("NOPE"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new CostAwareSettings(
-                Map.of(ObjectDataType.KVCACHE, -1.0), 4, 1, 1, 1)).getMessage().contains("KVCACHE"));
-        assertEquals(2.5, new CostAwareSettings(CostAwareSettings.parseCosts(new String[] {"HIDDEN_STATE = 2.5"}), 4, 1, 1, 1)
+                Map.of(ObjectDataType.KVCACHE, -1.0), 4, 1, 1, 1, 4)).getMessage().contains("KVCACHE"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new CostAwareSettings(Map.of(), 4, 1, 1, 1, 1))
+                .getMessage().contains("worth_resolution"));
+        assertEquals(2.5, new CostAwareSettings(CostAwareSettings.parseCosts(new String[] {"HIDDEN_STATE = 2.5"}), 4, 1, 1, 1, 4)
                 .costPerMiB(ObjectDataType.HIDDEN_STATE));
     }
 }

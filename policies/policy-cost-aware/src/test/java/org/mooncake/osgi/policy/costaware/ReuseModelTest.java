@@ -61,6 +61,24 @@ class ReuseModelTest {
     }
 
     @Test
+    void residentsThatNeverHitLowerTheirClassAsSurvivalCountsTheCensored() {
+        ReuseModel m = new ReuseModel();
+        for (int i = 0; i < 20; i++) {
+            m.recordHit(HIDDEN, 0, 3_000);
+        }
+        m.refresh(1_000_000, 8);
+        double hitsOnly = m.density(HIDDEN, 0, 2_000);
+        for (int i = 0; i < 500; i++) {
+            m.countResident(HIDDEN, 0, 20_000);
+        }
+        m.refresh(1_000_000, 8);
+        assertTrue(m.density(HIDDEN, 0, 2_000) < hitsOnly / 10,
+                "500 objects idle for 20 s without a hit left the estimate at " + m.density(HIDDEN, 0, 2_000) + " from " + hitsOnly);
+        m.refresh(1_000_000, 8);
+        assertTrue(m.density(HIDDEN, 0, 2_000) > hitsOnly / 2, "residents are a snapshot of one round, not history");
+    }
+
+    @Test
     void oldEventsFadeSoTheModelFollowsDrift() {
         ReuseModel m = new ReuseModel();
         for (int i = 0; i < 10_000; i++) {

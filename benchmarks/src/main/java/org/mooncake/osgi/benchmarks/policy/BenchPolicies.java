@@ -1,0 +1,80 @@
+package org.mooncake.osgi.benchmarks.policy;
+
+import java.util.Iterator;
+import java.util.List;
+
+import org.mooncake.osgi.policy.costaware.CostAwarePolicy;
+import org.mooncake.osgi.policy.hierarchical.HierarchicalPolicy;
+import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
+import org.mooncake.osgi.policy.typeaware.TypeAwarePolicy;
+import org.mooncake.osgi.policy.typeaware.TypeRule;
+import org.mooncake.osgi.store.api.ObjectDataType;
+import org.mooncake.osgi.store.spi.eviction.AccessObserver;
+import org.mooncake.osgi.store.spi.eviction.CandidateView;
+import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
+import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
+
+/** The policies compared, each configured once for every workload; a fresh instance per run. */
+public final class BenchPolicies {
+    public static final String DEFAULT = "lease-lru";
+    public static final String BALANCED = "type-aware";
+    public static final String HIERARCHICAL = "hierarchical";
+    public static final String COST_AWARE = "cost-aware";
+    public static final List<String> ALL = List.of(DEFAULT, BALANCED, HIERARCHICAL, COST_AWARE);
+
+    private BenchPolicies() {
+    }
+
+    public static EvictionPolicy make(String name) {
+        return switch (name) {
+            case DEFAULT -> new LeaseOrderPolicy();
+            // The seed's "balanced" configuration, as is.
+            case BALANCED -> new TypeAwarePolicy(List.of(
+                    new TypeRule(ObjectDataType.HIDDEN_STATE, 8, 1, 10_000, 0.12),
+                    new TypeRule(ObjectDataType.KVCACHE, 1, 1, 0, 0.80)));
+            // Tenant -> type scopes without quotas, cost-aware leaves: what an operator gets by
+            // putting our ranking under the tree (with one tenant it should track cost-aware).
+            case HIERARCHICAL -> {
+                HierarchicalPolicy tree = HierarchicalPolicy.of(new String[] {"tenant", "type"}, CostAwarePolicy.NAME,
+                        new String[0]);
+                CostAwarePolicy ranking = new CostAwarePolicy();
+                tree.addRanking(ranking);
+                yield new Observed(tree, ranking);
+            }
+            case COST_AWARE -> new CostAwarePolicy();
+            default -> throw new IllegalArgumentException("unknown policy " + name + "; one of " + ALL);
+        };
+    }
+
+    /**
+     * A tree whose ranking learns: in a container the ranking's own policy service is bound and
+     * observed; here the tree forwards the master's events to it.
+     */
+    private record Observed(HierarchicalPolicy tree, CostAwarePolicy ranking)
+            implements EvictionPolicy, AccessObserver {
+        @Override
+        public String name() {
+            return tree.name();
+        }
+
+        @Override
+        public Iterator<CandidateView> plan(EvictionRequest request) {
+            return tree.plan(request);
+        }
+
+        @Override
+        public void hit(CandidateView object, long previousAccessMs, long nowMs) {
+            ranking.hit(object, previousAccessMs, nowMs);
+        }
+
+        @Override
+        public void written(CandidateView object, long nowMs) {
+            ranking.written(object, nowMs);
+        }
+
+        @Override
+        public void evicted(CandidateView object, long nowMs) {
+            ranking.evicted(object, nowMs);
+        }
+    }
+}

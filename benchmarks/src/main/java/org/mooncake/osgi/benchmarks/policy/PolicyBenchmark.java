@@ -1,0 +1,234 @@
+package org.mooncake.osgi.benchmarks.policy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.mooncake.osgi.store.api.ObjectDataType;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.google.ortools.Loader;
+
+/**
+ * {@code mooncake bench policies}: every policy bundle, driven through the real master on a
+ * virtual clock, on seed600 (both access modes, a capacity sweep, several seeds), on a replay of
+ * a Mooncake trace (KV only, and with synthesised hidden states) and on adversarial workloads;
+ * each run beside the offline bounds (FOO-L, PFOO-L) for the same trace and capacity. Prints
+ * progress and a table; writes JSON, a Markdown report and charts.
+ */
+public final class PolicyBenchmark {
+    /** The command line, with defaults that reproduce the documented run. */
+    record Options(Path out, int sessions, double scale, int seeds, double[] capacities, long leaseMs, Path trace,
+            int threads) {
+        static Options parse(String[] args) {
+            Path out = Path.of("docs/benchmarks");
+            int sessions = 600;
+            double scale = 0.006;
+            int seeds = 3;
+            double[] caps = {0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.16, 0.20};
+            long lease = 1_000;
+            Path trace = Path.of("../shared/traces/mooncake-conversation-trace.jsonl");
+            int threads = Runtime.getRuntime().availableProcessors();
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                String v = i + 1 < args.length ? args[i + 1] : null;
+                switch (a) {
+                    case "--out" -> out = Path.of(need(a, v));
+                    case "--sessions" -> sessions = Integer.parseInt(need(a, v));
+                    case "--scale" -> scale = Double.parseDouble(need(a, v));
+                    case "--seeds" -> seeds = Integer.parseInt(need(a, v));
+                    case "--capacities" -> caps = Arrays.stream(need(a, v).split(",")).mapToDouble(Double::parseDouble).toArray();
+                    case "--lease-ms" -> lease = Long.parseLong(need(a, v));
+                    case "--trace" -> trace = Path.of(need(a, v));
+                    case "--threads" -> threads = Integer.parseInt(need(a, v));
+                    case "--quick" -> {
+                        sessions = 200;
+                        seeds = 2;
+                        caps = new double[] {0.04, 0.08, 0.12};
+                        i--;
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
+                }
+                i++;
+            }
+            return new Options(out, sessions, scale, seeds, caps, lease, trace, Math.max(1, threads));
+        }
+
+        private static String need(String option, String value) {
+            if (value == null) {
+                throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+            }
+            return value;
+        }
+    }
+
+    static final String USAGE = """
+            usage: mooncake bench policies [--out DIR] [--sessions N] [--scale S] [--seeds K]
+                   [--capacities f1,f2,...] [--lease-ms MS] [--trace FILE.jsonl] [--threads T] [--quick]""";
+
+    /** One simulated run and the bounds of its workload and capacity. */
+    record Cell(String workload, String group, long seed, double capacityFraction, long capacityBytes, String policy,
+            RunResult result, double fooL, double pfooL, double possibleCost, double compulsoryCost) {
+        double savingVsBound() {
+            return fooL == 0 ? 0 : result.hitCost / fooL;
+        }
+
+        /** FOO-L as a saving rate over non-compulsory accesses. */
+        double boundSavingNonCompulsory() {
+            return possibleCost == 0 ? 0 : fooL / possibleCost;
+        }
+
+        double pfooSavingNonCompulsory() {
+            return possibleCost == 0 ? 0 : pfooL / possibleCost;
+        }
+    }
+
+    private final Options opt;
+    private final ExecutorService pool;
+    private final List<Future<List<Cell>>> pending = new ArrayList<>();
+    private final AtomicInteger done = new AtomicInteger();
+    private final AtomicInteger total = new AtomicInteger();
+
+    private PolicyBenchmark(Options opt) {
+        this.opt = opt;
+        this.pool = Executors.newFixedThreadPool(opt.threads());
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options opt;
+        try {
+            opt = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Loader.loadNativeLibraries();
+        Files.createDirectories(opt.out());
+        new PolicyBenchmark(opt).runAll();
+    }
+
+    private void runAll() throws Exception {
+        long t0 = System.nanoTime();
+        List<Workload> described = new ArrayList<>();
+        for (SessionWorkload.Mode mode : SessionWorkload.Mode.values()) {
+            for (int s = 1; s <= opt.seeds(); s++) {
+                Workload w = SessionWorkload.generate(opt.sessions(), opt.scale(), mode, s);
+                if (s == 1) {
+                    described.add(w);
+                }
+                for (double c : opt.capacities()) {
+                    submit(w, "seed" + opt.sessions() + "-" + mode.label(), s, c);
+                }
+            }
+        }
+        if (Files.isRegularFile(opt.trace())) {
+            for (boolean hidden : new boolean[] {false, true}) {
+                Workload w = TraceWorkload.read(opt.trace(), opt.scale(), hidden, 1);
+                described.add(w);
+                for (double c : new double[] {0.02, 0.06}) {
+                    submit(w, w.name(), 1, c);
+                }
+            }
+        } else {
+            System.out.println("trace " + opt.trace() + " not found: replay skipped (pass --trace FILE)");
+        }
+        for (String name : AdversarialWorkloads.NAMES) {
+            for (int s = 1; s <= opt.seeds(); s++) {
+                AdversarialWorkloads.Case c = AdversarialWorkloads.make(name, opt.sessions(), opt.scale(), s);
+                if (s == 1) {
+                    described.add(c.workload());
+                }
+                submit(c.workload(), "adversarial-" + name, s, c.capacityFraction());
+            }
+        }
+        List<Cell> cells = new ArrayList<>();
+        for (Future<List<Cell>> f : pending) {
+            cells.addAll(f.get());
+        }
+        pool.shutdown();
+        System.out.printf(Locale.ROOT, "%d runs in %.0f s%n", cells.size(), (System.nanoTime() - t0) / 1e9);
+        PolicyReport report = new PolicyReport(cells, opt);
+        String markdown = report.markdown(described);
+        System.out.println(markdown);
+        Files.writeString(opt.out().resolve("policies.md"), markdown);
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("options", Map.of("sessions", opt.sessions(), "scale", opt.scale(), "seeds", opt.seeds(),
+                "capacities", opt.capacities(), "lease_ms", opt.leaseMs(), "high_watermark", 0.95, "eviction_ratio", 0.05));
+        doc.put("workloads", described.stream().map(w -> Map.of("name", w.name(), "summary", w.summary())).toList());
+        doc.put("runs", cells.stream().map(PolicyBenchmark::toJson).toList());
+        doc.put("goals", report.goals());
+        json.writeValue(opt.out().resolve("policies.json").toFile(), doc);
+        report.charts(opt.out());
+        System.out.println("wrote " + opt.out().resolve("policies.json") + ", policies.md and policies-*.png");
+    }
+
+    /** Queues the bounds and every policy's run for one workload at one capacity. */
+    private void submit(Workload w, String group, long seed, double fraction) {
+        long capacity = Math.max(1 << 20, (long) (w.uniqueBytes() * fraction) / 4096 * 4096);
+        total.addAndGet(BenchPolicies.ALL.size());
+        // Submitted before the runs that wait for it: with a FIFO queue it is always started first.
+        Future<double[]> bound = pool.submit(() -> {
+            OfflineBound b = new OfflineBound(w);
+            return new double[] {b.fooL(capacity), b.pfooL(capacity)};
+        });
+        for (String policy : BenchPolicies.ALL) {
+            pending.add(pool.submit(() -> {
+                long t = System.nanoTime();
+                RunResult r = Simulation.run(w, BenchPolicies.make(policy),
+                        new Simulation.Settings(capacity, opt.leaseMs(), 0.95, 0.05, false));
+                double[] b = bound.get();
+                double possible = r.cost - r.compulsoryCost;
+                Cell cell = new Cell(w.name(), group, seed, fraction, capacity, policy, r, b[0], b[1], possible,
+                        r.compulsoryCost);
+                System.out.printf(Locale.ROOT, "[%d/%d] %-26s seed %d cap %5.1f%% %-12s saving %5.1f%% (bound %5.1f%%) %.1f s%n",
+                        done.incrementAndGet(), total.get(), group, seed, 100 * fraction, policy,
+                        100 * r.savingRateNonCompulsory(), 100 * cell.boundSavingNonCompulsory(), (System.nanoTime() - t) / 1e9);
+                return List.of(cell);
+            }));
+        }
+    }
+
+    private static Map<String, Object> toJson(Cell c) {
+        RunResult r = c.result();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("workload", c.workload());
+        m.put("group", c.group());
+        m.put("seed", c.seed());
+        m.put("capacity_fraction", c.capacityFraction());
+        m.put("capacity_bytes", c.capacityBytes());
+        m.put("policy", c.policy());
+        m.put("saving_rate_non_compulsory", r.savingRateNonCompulsory());
+        m.put("saving_rate_all", r.savingRate());
+        m.put("foo_l_saving_non_compulsory", c.boundSavingNonCompulsory());
+        m.put("pfoo_l_saving_non_compulsory", c.pfooSavingNonCompulsory());
+        m.put("fraction_of_foo_l", c.savingVsBound());
+        m.put("prefix_kv_hit", r.prefixKvHitRatio());
+        Map<String, Object> types = new LinkedHashMap<>();
+        r.types.forEach((ObjectDataType t, RunResult.PerType p) -> {
+            if (p.accesses > 0) {
+                types.put(t.name(), Map.of("accesses", p.accesses, "hits", p.hits, "hit_ratio", p.hitRatio(),
+                        "byte_hit_ratio", p.byteHitRatio(), "hit_ratio_non_compulsory", p.nonCompulsoryHitRatio(),
+                        "mean_share_of_cache", r.residentShare(t)));
+            }
+        });
+        m.put("types", types);
+        m.put("evictions", r.evictions);
+        m.put("eviction_rounds", r.rounds);
+        m.put("eviction_round_mean_ms", r.meanRoundMs());
+        m.put("eviction_round_max_ms", r.roundNanosMax / 1e6);
+        m.put("dropped_writes", r.droppedWrites);
+        return m;
+    }
+}

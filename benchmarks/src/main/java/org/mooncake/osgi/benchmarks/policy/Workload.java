@@ -1,0 +1,78 @@
+package org.mooncake.osgi.benchmarks.policy;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.mooncake.osgi.store.api.ObjectDataType;
+
+/** A named, time-ordered request sequence with its first accesses marked. */
+public record Workload(String name, List<Request> requests) {
+
+    /** Sorts by time (stable) and marks each key's first access. */
+    public static Workload of(String name, List<Request> unordered) {
+        List<Request> sorted = new ArrayList<>(unordered);
+        sorted.sort(Comparator.comparingLong(Request::timeMs));
+        Set<String> seen = new HashSet<>();
+        List<Request> out = new ArrayList<>(sorted.size());
+        for (Request r : sorted) {
+            List<Access> marked = new ArrayList<>(r.accesses().size());
+            for (Access a : r.accesses()) {
+                marked.add(a.withFirst(seen.add(a.key())));
+            }
+            out.add(new Request(r.timeMs(), marked));
+        }
+        return new Workload(name, List.copyOf(out));
+    }
+
+    public long accessCount() {
+        return requests.stream().mapToLong(r -> r.accesses().size()).sum();
+    }
+
+    /** Bytes of all distinct objects: the yardstick capacities are given in. */
+    public long uniqueBytes() {
+        Map<String, Long> sizes = new HashMap<>();
+        for (Request r : requests) {
+            for (Access a : r.accesses()) {
+                sizes.putIfAbsent(a.key(), a.sizeBytes());
+            }
+        }
+        return sizes.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Facts to compare with the reference generator's: counts, bytes and costs per type, reuse. */
+    public Map<String, Object> summary() {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("requests", requests.size());
+        s.put("duration_s", requests.isEmpty() ? 0 : (requests.getLast().timeMs() - requests.getFirst().timeMs()) / 1000.0);
+        Map<ObjectDataType, Map<String, Long>> objects = new LinkedHashMap<>();
+        Map<String, Integer> reads = new HashMap<>();
+        Map<String, Access> firstOf = new HashMap<>();
+        for (Request r : requests) {
+            for (Access a : r.accesses()) {
+                reads.merge(a.key(), 1, Integer::sum);
+                firstOf.putIfAbsent(a.key(), a);
+            }
+        }
+        double hiddenCost = 0;
+        double allCost = 0;
+        for (Access a : firstOf.values()) {
+            Map<String, Long> t = objects.computeIfAbsent(a.type(), k -> new LinkedHashMap<>());
+            t.merge("objects", 1L, Long::sum);
+            t.merge("bytes", a.sizeBytes(), Long::sum);
+            t.merge("reads", (long) reads.get(a.key()), Long::sum);
+            t.merge("read_once", reads.get(a.key()) == 1 ? 1L : 0L, Long::sum);
+            allCost += a.costMs();
+            hiddenCost += a.type() == ObjectDataType.HIDDEN_STATE ? a.costMs() : 0;
+        }
+        s.put("by_type", objects);
+        s.put("unique_bytes", uniqueBytes());
+        s.put("hidden_share_of_distinct_cost", allCost == 0 ? 0 : hiddenCost / allCost);
+        return s;
+    }
+}

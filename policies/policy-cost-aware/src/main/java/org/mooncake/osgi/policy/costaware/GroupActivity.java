@@ -1,0 +1,95 @@
+package org.mooncake.osgi.policy.costaware;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Reuse seen per group (the session or conversation id a connector passes with a put): writes,
+ * hits, and how long the group has been writing. It tells a fresh block of a live conversation,
+ * likely read next round, from a one-shot object of a stream that is never read, though both
+ * have no hits of their own yet. The classes carry no verdict; the model learns what each is
+ * worth: no group id; no hits yet, writing for under 1 s, under 10 s, or longer; hits below
+ * half the writes; at least half.
+ *
+ * <p>Counting runs on any thread; {@link #prune} on the eviction thread keeps at most
+ * {@code capacity} groups, dropping the least recently active.
+ */
+final class GroupActivity {
+    static final int CLASSES = 6;
+    static final int NONE = 0;
+    static final int UNREAD_SHORT = 1;
+    static final int UNREAD_MEDIUM = 2;
+    static final int UNREAD_LONG = 3;
+    static final int SOME_REUSE = 4;
+    static final int MUCH_REUSE = 5;
+
+    private static final class Counts {
+        final LongAdder writes = new LongAdder();
+        final LongAdder hits = new LongAdder();
+        final long firstWriteMs;
+        volatile long lastActiveMs;
+        volatile long lastWriteMs;
+
+        Counts(long nowMs) {
+            firstWriteMs = nowMs;
+        }
+    }
+
+    private final Map<String, Counts> groups = new ConcurrentHashMap<>();
+
+    void written(String group, long nowMs) {
+        if (group != null) {
+            Counts c = groups.computeIfAbsent(group, g -> new Counts(nowMs));
+            c.writes.increment();
+            c.lastActiveMs = nowMs;
+            c.lastWriteMs = nowMs;
+        }
+    }
+
+    void hit(String group, long nowMs) {
+        if (group != null) {
+            Counts c = groups.get(group);
+            if (c != null) {
+                c.hits.increment();
+                c.lastActiveMs = nowMs;
+            }
+        }
+    }
+
+    int classOf(String group) {
+        if (group == null) {
+            return NONE;
+        }
+        Counts c = groups.get(group);
+        if (c == null) {
+            return UNREAD_SHORT;
+        }
+        long hits = c.hits.sum();
+        if (hits == 0) {
+            long span = c.lastWriteMs - c.firstWriteMs;
+            return span < 1_000 ? UNREAD_SHORT : span < 10_000 ? UNREAD_MEDIUM : UNREAD_LONG;
+        }
+        return hits < c.writes.sum() / 2.0 ? SOME_REUSE : MUCH_REUSE;
+    }
+
+    int size() {
+        return groups.size();
+    }
+
+    /** Drops the least recently active groups beyond {@code capacity}. Eviction thread only. */
+    void prune(int capacity) {
+        int excess = groups.size() - capacity;
+        if (excess <= 0) {
+            return;
+        }
+        List<Map.Entry<String, Counts>> all = new ArrayList<>(groups.entrySet());
+        all.sort(Comparator.comparingLong(e -> e.getValue().lastActiveMs));
+        for (int i = 0; i < excess + capacity / 4 && i < all.size(); i++) {
+            groups.remove(all.get(i).getKey(), all.get(i).getValue());
+        }
+    }
+}
