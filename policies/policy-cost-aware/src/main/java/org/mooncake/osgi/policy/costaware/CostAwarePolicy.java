@@ -46,11 +46,10 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     /** Groups whose reuse is tracked; the least recently active beyond this are forgotten. */
     static final int GROUPS_TRACKED = 65_536;
     /**
-     * Among equal worth, the least recently used first; among those read together, the newest
-     * write first: tails of prefix chains before their heads.
+     * Among equal worth, lease order (least recently used first); among equal leases (read
+     * together) the newest write first: tails of prefix chains before their heads.
      */
-    private static final Comparator<CandidateView> NEWEST_FIRST = Comparator.comparingLong(CandidateView::lastAccessMs)
-            .thenComparing((a, b) -> Long.compare(b.sequence(), a.sequence()));
+    private static final Comparator<CandidateView> NEWEST_FIRST = Candidates.LEASE_THEN_NEWEST;
 
     private final ReuseModel model = new ReuseModel();
     private final GroupActivity groups = new GroupActivity();
@@ -92,7 +91,8 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
                 s.defaultCostMsPerMiB().isEmpty() ? "" : " default_cost_ms_per_mib=" + s.defaultCostMsPerMiB());
     }
 
-    int ghostsHeld() {
+    /** Evicted keys remembered now (for operators and tests). */
+    public int ghostsHeld() {
         return ghosts.size();
     }
 
@@ -132,27 +132,22 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     // ---- planning: the eviction thread ----
 
     /** Expected recompute ms saved per MiB and per ms held; lower is evicted first. */
-    private double worth(CandidateView c, int cls, long idleMs, CostAwareSettings s) {
-        double mib = Math.max(1, c.sizeBytes()) / MIB;
-        double cost = Double.isNaN(c.recomputeCostMs()) ? s.costPerMiB(c.dataType()) * mib : c.recomputeCostMs();
-        return model.density(c.dataType(), cls, idleMs) * cost / mib;
-    }
-
     @Override
     public ToDoubleFunction<CandidateView> score(EvictionRequest request) {
         CostAwareSettings s = settings;
-        double logResolution = Math.log(s.worthResolution());
         model.refresh(s.halfLifeEvents(), s.priorEvents());
         groups.prune(GROUPS_TRACKED);
         long now = request.nowMs();
+        double log2Resolution = Math.log(s.worthResolution()) / Math.log(2);
         return c -> {
             int cls = classOf(c);
-            long idle = now - c.lastAccessMs();
-            model.countResident(c.dataType(), cls, idle);
+            double mib = Math.max(1, c.sizeBytes()) / MIB;
+            double cost = Double.isNaN(c.recomputeCostMs()) ? s.costPerMiB(c.dataType()) * mib : c.recomputeCostMs();
+            double worth = model.densityCountingResident(c.dataType(), cls, now - c.lastAccessMs()) * cost / mib;
             // Worth in steps of worth_resolution: estimates are noisy, so the model overrides
-            // recency only where it sees a real difference; within a step the tie-break (least
-            // recently used first) decides.
-            return -Math.floor(Math.log(Math.max(worth(c, cls, idle, s), Double.MIN_NORMAL)) / logResolution);
+            // recency only where it sees a real difference; within a step lease order decides.
+            // getExponent is floor(log2) without a logarithm.
+            return -Math.floor(Math.getExponent(Math.max(worth, Double.MIN_NORMAL)) / log2Resolution);
         };
     }
 

@@ -60,12 +60,15 @@ final class ReuseModel {
         return a;
     }
 
+    /** Half-octave buckets of {@code 1 + age}: {@code floor(2 log2(1 + age))}, without a logarithm. */
     static int ageBucket(long ageMs) {
-        double b = 2 * (Math.log1p(Math.max(0, ageMs)) / Math.log(2));
-        return (int) Math.min(AGE_BUCKETS - 1, b);
+        long x = 1 + Math.max(0, ageMs);
+        int octave = 63 - Long.numberOfLeadingZeros(x);
+        // upper half of the octave when x >= 2^octave * sqrt(2), i.e. x^2 >= 2^(2 octave + 1)
+        boolean upper = octave < 31 ? x * x >= 1L << (2 * octave + 1) : (double) x * x >= Math.pow(2, 2 * octave + 1);
+        return Math.min(AGE_BUCKETS - 1, 2 * octave + (upper ? 1 : 0));
     }
 
-    /** The class of an object with {@code hitCount} reads whose group is in {@code groupClass}. */
     static int objectClass(long hitCount, int groupClass) {
         return groupClass * HIT_CLASSES + (int) Math.min(HIT_CLASSES - 1, Math.max(0, hitCount));
     }
@@ -96,6 +99,16 @@ final class ReuseModel {
      */
     void countResident(ObjectDataType type, int cls, long idleMs) {
         residentsNext[cell(type, cls, ageBucket(idleMs))]++;
+    }
+
+    /**
+     * {@link #density} of a resident the current round scores, which it also counts (see
+     * {@link #countResident}): one bucket computation for both.
+     */
+    double densityCountingResident(ObjectDataType type, int cls, long idleMs) {
+        int c = cell(type, cls, ageBucket(idleMs));
+        residentsNext[c]++;
+        return density[c];
     }
 
     /** Events folded into the model so far. */

@@ -4,10 +4,10 @@ import java.lang.System.Logger.Level;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.ToDoubleFunction;
 
 import org.mooncake.osgi.store.spi.eviction.CandidateRanking;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
+import org.mooncake.osgi.store.spi.eviction.Candidates;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
 import org.osgi.service.component.annotations.Activate;
@@ -35,23 +35,7 @@ public final class HierarchicalPolicy implements EvictionPolicy {
     private static final System.Logger LOG = System.getLogger(HierarchicalPolicy.class.getName());
 
     /** Lease order, always at hand so the policy never stops evicting for want of a ranking. */
-    static final CandidateRanking LEASE = new CandidateRanking() {
-        @Override
-        public String name() {
-            return "lease";
-        }
-
-        @Override
-        public ToDoubleFunction<CandidateView> score(EvictionRequest request) {
-            long now = request.nowMs();
-            return c -> now - c.leaseExpiresAtMs();
-        }
-
-        @Override
-        public boolean monotoneInLease() {
-            return true;
-        }
-    };
+    static final CandidateRanking LEASE = Candidates.LEASE_RANKING;
 
     private final Map<String, CandidateRanking> rankings = new ConcurrentHashMap<>();
     private volatile ScopeTree tree;

@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
@@ -76,7 +75,7 @@ final class ScopePlanner {
             double quota = tree.quotaOf(child.path());
             long share = Double.isNaN(quota) ? 0 : share(child, quota);
             if (share > 0) {
-                shares.add(limit(Candidates.concat(List.of(assigned(child, depth + 1), ranked(child, c -> true))), share));
+                shares.add(Candidates.limit(Candidates.concat(List.of(assigned(child, depth + 1), ranked(child, c -> true))), share));
             } else {
                 shares.add(assigned(child, depth + 1));
             }
@@ -158,25 +157,5 @@ final class ScopePlanner {
         }
         return Candidates.rankedByScore(Candidates.merge(sources, Candidates.LEASE_ORDER), score, ranking.tieBreak(),
                 tree.scanObjects());
-    }
-
-    private static Iterator<CandidateView> limit(Iterator<CandidateView> source, long max) {
-        return new Iterator<>() {
-            private long taken;
-
-            @Override
-            public boolean hasNext() {
-                return taken < max && source.hasNext();
-            }
-
-            @Override
-            public CandidateView next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                taken++;
-                return source.next();
-            }
-        };
     }
 }

@@ -31,8 +31,7 @@ public final class LeaseOrderPolicy implements EvictionPolicy, CandidateRanking 
     /** Time since the lease ended: the oldest lease first. */
     @Override
     public ToDoubleFunction<CandidateView> score(EvictionRequest request) {
-        long now = request.nowMs();
-        return c -> now - c.leaseExpiresAtMs();
+        return Candidates.LEASE_RANKING.score(request);
     }
 
     @Override

@@ -143,20 +143,6 @@ public final class TypeAwarePolicy implements EvictionPolicy, CandidateRanking {
         for (CandidateGroup g : groups) {
             sources.addAll(Candidates.eligibleByPin(g, request));
         }
-        Iterator<CandidateView> merged = Candidates.merge(sources, byScore);
-        return new Iterator<>() {
-            private long taken;
-
-            @Override
-            public boolean hasNext() {
-                return taken < quota && merged.hasNext();
-            }
-
-            @Override
-            public CandidateView next() {
-                taken++;
-                return merged.next();
-            }
-        };
+        return Candidates.limit(Candidates.merge(sources, byScore), quota);
     }
 }

@@ -17,7 +17,56 @@ public final class Candidates {
         return c != 0 ? c : Long.compare(a.sequence(), b.sequence());
     };
 
+    /**
+     * Oldest lease first; among equal leases (objects read together) the newest write first, so
+     * the tail of a prefix chain goes before its head.
+     */
+    public static final Comparator<CandidateView> LEASE_THEN_NEWEST = (a, b) -> {
+        int c = Long.compare(a.leaseExpiresAtMs(), b.leaseExpiresAtMs());
+        return c != 0 ? c : Long.compare(b.sequence(), a.sequence());
+    };
+
+    /** Upstream's order as a ranking: the longer ago the lease ended, the sooner it goes. */
+    public static final CandidateRanking LEASE_RANKING = new CandidateRanking() {
+        @Override
+        public String name() {
+            return "lease";
+        }
+
+        @Override
+        public ToDoubleFunction<CandidateView> score(EvictionRequest request) {
+            long now = request.nowMs();
+            return c -> now - c.leaseExpiresAtMs();
+        }
+
+        @Override
+        public boolean monotoneInLease() {
+            return true;
+        }
+    };
+
     private Candidates() {
+    }
+
+    /** The first {@code max} elements of {@code source}. */
+    public static Iterator<CandidateView> limit(Iterator<CandidateView> source, long max) {
+        return new Iterator<>() {
+            private long taken;
+
+            @Override
+            public boolean hasNext() {
+                return taken < max && source.hasNext();
+            }
+
+            @Override
+            public CandidateView next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                taken++;
+                return source.next();
+            }
+        };
     }
 
     /** An iterator that finds its next element ahead of time; {@code null} means the end. */
@@ -191,27 +240,45 @@ public final class Candidates {
             scanned.add(leaseOrdered.next());
         }
         int n = scanned.size();
+        // The scan is in lease order, so a key of (score, position) already breaks ties in lease
+        // order; for LEASE_THEN_NEWEST, positions run backwards within each run of equal leases.
+        boolean leaseTies = tieBreak == LEASE_ORDER || tieBreak == LEASE_THEN_NEWEST;
+        int[] scannedAt = new int[n];
+        for (int runStart = 0; runStart < n;) {
+            int runEnd = runStart + 1;
+            long lease = scanned.get(runStart).leaseExpiresAtMs();
+            while (runEnd < n && scanned.get(runEnd).leaseExpiresAtMs() == lease) {
+                runEnd++;
+            }
+            for (int i = runStart; i < runEnd; i++) {
+                scannedAt[i] = tieBreak == LEASE_THEN_NEWEST ? runStart + runEnd - 1 - i : i;
+            }
+            runStart = runEnd;
+        }
         long[] keys = new long[n];
-        for (int i = 0; i < n; i++) {
+        for (int position = 0; position < n; position++) {
+            CandidateView c = scanned.get(scannedAt[position]);
             // Descending score = ascending key: negate, then map float bits to a sortable int.
-            int bits = Float.floatToIntBits((float) -score.applyAsDouble(scanned.get(i)) + 0.0f);
+            int bits = Float.floatToIntBits((float) -score.applyAsDouble(c) + 0.0f);
             int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
-            keys[i] = ((long) sortable << 32) | i;
+            keys[position] = ((long) sortable << 32) | position;
         }
         java.util.Arrays.sort(keys);
         CandidateView[] ordered = new CandidateView[n];
         for (int i = 0; i < n; i++) {
-            ordered[i] = scanned.get((int) keys[i]);
+            ordered[i] = scanned.get(scannedAt[(int) keys[i]]);
         }
-        for (int start = 0; start < n;) {
-            int end = start + 1;
-            while (end < n && (keys[end] >>> 32) == (keys[start] >>> 32)) {
-                end++;
+        if (!leaseTies) {
+            for (int start = 0; start < n;) {
+                int end = start + 1;
+                while (end < n && (keys[end] >>> 32) == (keys[start] >>> 32)) {
+                    end++;
+                }
+                if (end - start > 1) {
+                    java.util.Arrays.sort(ordered, start, end, tieBreak);
+                }
+                start = end;
             }
-            if (end - start > 1) {
-                java.util.Arrays.sort(ordered, start, end, tieBreak);
-            }
-            start = end;
         }
         return concat(List.of(java.util.Arrays.asList(ordered).iterator(), leaseOrdered));
     }

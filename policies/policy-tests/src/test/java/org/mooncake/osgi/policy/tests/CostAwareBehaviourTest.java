@@ -1,60 +1,37 @@
-package org.mooncake.osgi.policy.costaware;
+package org.mooncake.osgi.policy.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Instant;
-import java.time.InstantSource;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.jupiter.api.Test;
+import org.mooncake.osgi.policy.costaware.CostAwarePolicy;
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
-import org.mooncake.osgi.store.master.SegmentDescriptor;
-import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.master.impl.MasterSettings;
-import org.mooncake.osgi.store.master.impl.PolicySelector;
-import org.mooncake.osgi.store.master.impl.StoreMaster;
 
-class CostAwarePolicyTest {
+/** What the cost-aware policy learns, against the real master. */
+class CostAwareBehaviourTest {
     private static final long CAPACITY = 1L << 20;
     private static final int SIZE = 8192;
 
-    /** The real master with the policy bound, on a clock the test moves. */
-    private static final class Store implements InstantSource {
-        final AtomicLong now = new AtomicLong(1_000_000);
-        final StoreMaster master;
+    /** The store as a cache in front of recompute: a read that misses writes the object back. */
+    private static final class Store {
+        final VirtualStore v;
+        final org.mooncake.osgi.store.master.impl.StoreMaster master;
+        final java.util.concurrent.atomic.AtomicLong now;
 
         Store(CostAwarePolicy policy) {
-            PolicySelector selector = new PolicySelector();
-            selector.add(new PolicySelector.Offer(policy, policy.name(), 0, 1));
-            master = new StoreMaster(MasterSettings.DEFAULTS.withLeaseTtl(100), this, selector);
-            master.heartbeat("c");
-            master.mountSegment(new SegmentDescriptor("s", "c", CAPACITY, new SegmentEndpoint("local", "x", "s")));
+            v = new VirtualStore(CAPACITY, MasterSettings.DEFAULTS.withLeaseTtl(100), policy);
+            master = v.master;
+            now = v.now;
         }
 
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(now.get());
-        }
-
-        @Override
-        public long millis() {
-            return now.get();
-        }
-
-        /** A read; on a miss the object is written back, as a cache in front of recompute does. */
         void access(String key, ReplicateConfig c) {
-            try {
-                master.getReplicaList(ObjectKey.of(key));
-            } catch (StoreException miss) {
+            if (!v.get(ObjectKey.of(key))) {
                 try {
-                    long id = master.putStart("c", ObjectKey.of(key), SIZE, c, false).putId();
-                    master.putEnd("c", ObjectKey.of(key), id, 0);
+                    v.put(key, SIZE, c);
                 } catch (StoreException full) {
                     master.runEvictionRound();
                 }
@@ -65,7 +42,7 @@ class CostAwarePolicyTest {
         }
 
         boolean has(String key) {
-            return master.queryKey(ObjectKey.of(key)).isPresent();
+            return v.has(key);
         }
     }
 
@@ -146,19 +123,4 @@ class CostAwarePolicyTest {
         assertEquals(held - 1, p.ghostsHeld(), "a removed key is no ghost");
     }
 
-    @Test
-    void badSettingsAreRefusedWithTheirName() {
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> new CostAwareSettings(Map.of(), 0, 1, 1, 1, 4)).getMessage().contains("scan_objects"));
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> CostAwareSettings.parseCosts(new String[] {"KVCACHE:3"})).getMessage().contains("KVCACHE:3"));
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> CostAwareSettings.parseCosts(new String[] {"NOPE=3"})).getMessage().contains("NOPE"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new CostAwareSettings(
-                Map.of(ObjectDataType.KVCACHE, -1.0), 4, 1, 1, 1, 4)).getMessage().contains("KVCACHE"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new CostAwareSettings(Map.of(), 4, 1, 1, 1, 1))
-                .getMessage().contains("worth_resolution"));
-        assertEquals(2.5, new CostAwareSettings(CostAwareSettings.parseCosts(new String[] {"HIDDEN_STATE = 2.5"}), 4, 1, 1, 1, 4)
-                .costPerMiB(ObjectDataType.HIDDEN_STATE));
-    }
 }

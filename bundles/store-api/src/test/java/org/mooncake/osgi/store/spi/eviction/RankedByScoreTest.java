@@ -1,0 +1,108 @@
+package org.mooncake.osgi.store.spi.eviction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.RepetitionInfo;
+import org.junit.jupiter.api.Test;
+import org.mooncake.osgi.store.api.ObjectDataType;
+import org.mooncake.osgi.store.api.ObjectKey;
+
+class RankedByScoreTest {
+    /** A candidate with a lease, a sequence and a score; nothing else matters here. */
+    private record View(long lease, long sequence, double value) implements CandidateView {
+        @Override
+        public ObjectKey key() {
+            return ObjectKey.of("k" + sequence);
+        }
+
+        @Override
+        public ObjectDataType dataType() {
+            return ObjectDataType.KVCACHE;
+        }
+
+        @Override
+        public long sizeBytes() {
+            return 1;
+        }
+
+        @Override
+        public double recomputeCostMs() {
+            return Double.NaN;
+        }
+
+        @Override
+        public long softPinDeadlineMs() {
+            return 0;
+        }
+
+        @Override
+        public long leaseExpiresAtMs() {
+            return lease;
+        }
+
+        @Override
+        public long putTimeMs() {
+            return 0;
+        }
+
+        @Override
+        public long lastAccessMs() {
+            return lease;
+        }
+
+        @Override
+        public long hitCount() {
+            return 0;
+        }
+
+        @Override
+        public String groupId() {
+            return null;
+        }
+    }
+
+    private static List<CandidateView> random(long seed, int n) {
+        Random rnd = new Random(seed);
+        List<CandidateView> views = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            views.add(new View(rnd.nextInt(n / 4 + 1), i, rnd.nextInt(5)));
+        }
+        views.sort(Candidates.LEASE_ORDER);
+        return views;
+    }
+
+    private static List<CandidateView> drain(Iterator<CandidateView> it) {
+        List<CandidateView> out = new ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+
+    @RepeatedTest(5)
+    void ranksByScoreThenByTheTieBreakAsAFullSortWould(RepetitionInfo r) {
+        List<CandidateView> views = random(r.getCurrentRepetition(), 2000);
+        for (Comparator<CandidateView> tie : List.of(Candidates.LEASE_ORDER, Candidates.LEASE_THEN_NEWEST,
+                Comparator.comparingLong(CandidateView::sequence).reversed())) {
+            List<CandidateView> expected = new ArrayList<>(views);
+            expected.sort(Comparator.comparingDouble((CandidateView v) -> -((View) v).value()).thenComparing(tie));
+            assertEquals(expected, drain(Candidates.rankedByScore(views.iterator(), v -> ((View) v).value(), tie, 10_000)));
+        }
+    }
+
+    @Test
+    void rankingStopsAtTheScanLimitAndTheRestFollowsInSourceOrder() {
+        List<CandidateView> views = random(9, 100);
+        List<CandidateView> out = drain(Candidates.rankedByScore(views.iterator(), v -> ((View) v).value(),
+                Candidates.LEASE_ORDER, 30));
+        assertEquals(views.subList(30, 100), out.subList(30, 100));
+        List<CandidateView> head = new ArrayList<>(views.subList(0, 30));
+        head.sort(Comparator.comparingDouble((CandidateView v) -> -((View) v).value()).thenComparing(Candidates.LEASE_ORDER));
+        assertEquals(head, out.subList(0, 30));
+    }
+}
