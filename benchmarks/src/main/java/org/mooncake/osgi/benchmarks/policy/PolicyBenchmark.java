@@ -29,7 +29,13 @@ import com.google.ortools.Loader;
 public final class PolicyBenchmark {
     /** The command line, with defaults that reproduce the documented run. */
     record Options(Path out, int sessions, double scale, int seeds, double[] capacities, long leaseMs, Path trace,
-            int threads) {
+            int threads, java.util.Set<String> workloads) {
+        static final List<String> FAMILIES = List.of("seed600", "trace", "adversarial");
+
+        boolean runs(String family) {
+            return workloads.contains(family);
+        }
+
         static Options parse(String[] args) {
             Path out = Path.of("docs/benchmarks");
             int sessions = 600;
@@ -39,6 +45,7 @@ public final class PolicyBenchmark {
             long lease = 1_000;
             Path trace = Path.of("../shared/traces/mooncake-conversation-trace.jsonl");
             int threads = Runtime.getRuntime().availableProcessors();
+            java.util.Set<String> workloads = new java.util.LinkedHashSet<>(FAMILIES);
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 String v = i + 1 < args.length ? args[i + 1] : null;
@@ -51,6 +58,12 @@ public final class PolicyBenchmark {
                     case "--lease-ms" -> lease = Long.parseLong(need(a, v));
                     case "--trace" -> trace = Path.of(need(a, v));
                     case "--threads" -> threads = Integer.parseInt(need(a, v));
+                    case "--workloads" -> {
+                        workloads = new java.util.LinkedHashSet<>(Arrays.asList(need(a, v).split(",")));
+                        if (!FAMILIES.containsAll(workloads)) {
+                            throw new IllegalArgumentException("--workloads takes a list of " + FAMILIES + ", was " + v);
+                        }
+                    }
                     case "--quick" -> {
                         sessions = 200;
                         seeds = 2;
@@ -61,7 +74,11 @@ public final class PolicyBenchmark {
                 }
                 i++;
             }
-            return new Options(out, sessions, scale, seeds, caps, lease, trace, Math.max(1, threads));
+            if (workloads.contains("trace") && !Files.isRegularFile(trace)) {
+                throw new IllegalArgumentException("trace " + trace + " is not a readable file; pass --trace FILE.jsonl"
+                        + " or leave trace out of --workloads");
+            }
+            return new Options(out, sessions, scale, seeds, caps, lease, trace, Math.max(1, threads), workloads);
         }
 
         private static String need(String option, String value) {
@@ -74,7 +91,9 @@ public final class PolicyBenchmark {
 
     static final String USAGE = """
             usage: mooncake bench policies [--out DIR] [--sessions N] [--scale S] [--seeds K]
-                   [--capacities f1,f2,...] [--lease-ms MS] [--trace FILE.jsonl] [--threads T] [--quick]""";
+                   [--capacities f1,f2,...] [--lease-ms MS] [--trace FILE.jsonl] [--threads T] [--quick]
+                   [--workloads seed600,trace,adversarial]   (any JSONL trace in the Mooncake format replays with
+                                                              --workloads trace --trace FILE)""";
 
     /** One simulated run and the bounds of its workload and capacity. */
     record Cell(String workload, String group, long seed, double capacityFraction, long capacityBytes, String policy,
@@ -121,7 +140,7 @@ public final class PolicyBenchmark {
     private void runAll() throws Exception {
         long t0 = System.nanoTime();
         List<Workload> described = new ArrayList<>();
-        for (SessionWorkload.Mode mode : SessionWorkload.Mode.values()) {
+        for (SessionWorkload.Mode mode : opt.runs("seed600") ? SessionWorkload.Mode.values() : new SessionWorkload.Mode[0]) {
             for (int s = 1; s <= opt.seeds(); s++) {
                 Workload w = SessionWorkload.generate(opt.sessions(), opt.scale(), mode, s);
                 if (s == 1) {
@@ -132,18 +151,16 @@ public final class PolicyBenchmark {
                 }
             }
         }
-        if (Files.isRegularFile(opt.trace())) {
+        if (opt.runs("trace")) {
             for (boolean hidden : new boolean[] {false, true}) {
                 Workload w = TraceWorkload.read(opt.trace(), opt.scale(), hidden, 1);
                 described.add(w);
                 for (double c : new double[] {0.02, 0.06}) {
-                    submit(w, w.name(), 1, c);
+                    submit(w, "trace-" + w.name(), 1, c);
                 }
             }
-        } else {
-            System.out.println("trace " + opt.trace() + " not found: replay skipped (pass --trace FILE)");
         }
-        for (String name : AdversarialWorkloads.NAMES) {
+        for (String name : opt.runs("adversarial") ? AdversarialWorkloads.NAMES : List.<String>of()) {
             for (int s = 1; s <= opt.seeds(); s++) {
                 AdversarialWorkloads.Case c = AdversarialWorkloads.make(name, opt.sessions(), opt.scale(), s);
                 if (s == 1) {

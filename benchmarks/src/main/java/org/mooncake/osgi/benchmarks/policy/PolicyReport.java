@@ -135,7 +135,7 @@ final class PolicyReport {
         goals.put("calibration_points", pointGoals);
         b.append("\n### Trace replay and adversarial workloads\n\n| workload | capacity | policy | saving nc | saving all | hidden hit nc | KV hit | prefix KV hit | of FOO-L | Δ vs default (points) |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         List<Map<String, Object>> worst = new ArrayList<>();
-        List<String> others = new ArrayList<>(groups("mooncake"));
+        List<String> others = new ArrayList<>(groups("trace-"));
         others.addAll(groups("adversarial"));
         for (String group : others) {
             for (double cap : capacities(group)) {
@@ -223,7 +223,7 @@ final class PolicyReport {
             sweepChart(dir.resolve("policies-" + group + "-hidden-hit.png"), group, "hidden-state hit ratio (%)",
                     PolicyReport::hiddenHit, false);
         }
-        List<String> others = new ArrayList<>(groups("mooncake"));
+        List<String> others = new ArrayList<>(groups("trace-"));
         others.addAll(groups("adversarial"));
         if (others.isEmpty()) {
             return;

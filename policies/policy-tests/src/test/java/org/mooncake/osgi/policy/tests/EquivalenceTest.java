@@ -94,7 +94,7 @@ class EquivalenceTest {
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {31, 32})
+    @ValueSource(longs = {31, 32, 33, 34, 35})
     void theTypeAwarePolicyWithDefaultRulesIsTheDefault(long seed) {
         assertSameVictims(LeaseOrderPolicy::new, () -> new TypeAwarePolicy(List.of()), seed);
     }
