@@ -17,9 +17,11 @@ import javax.inject.Inject;
 
 import org.junit.Test;
 import org.junit.runner.RunWith;
+import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
+import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
 import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
@@ -101,6 +103,7 @@ public class PolicyHotSwapIT {
         configureMaster("");
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong ops = new AtomicLong();
+        AtomicLong misses = new AtomicLong();
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < 2; w++) {
@@ -113,7 +116,17 @@ public class PolicyHotSwapIT {
                         byte[] v = StoreInContainerIT.payload((int) i, 16 * 1024);
                         String key = "w" + id + "-" + i;
                         client.put(key, v, cfg);
-                        assertArrayEquals(v, client.get(key));
+                        try {
+                            assertArrayEquals(v, client.get(key));
+                        } catch (StoreException e) {
+                            // Put-end sets the lease to the write time (as upstream), so with rounds
+                            // running all the time any policy may evict a write before its first
+                            // read: a miss, not a failure. Anything else, or wrong bytes, is.
+                            if (e.errorCode() != ErrorCode.OBJECT_NOT_FOUND) {
+                                throw e;
+                            }
+                            misses.incrementAndGet();
+                        }
                         ops.addAndGet(2);
                     } catch (Throwable t) {
                         failures.add(t);
@@ -141,7 +154,8 @@ public class PolicyHotSwapIT {
             typeAware.uninstall();
             // With type-aware gone the highest-ranked left is cost-aware (5), over hierarchical (1) and lease-lru (0).
             took.append(String.format(", remove type-aware %.2f ms", awaitPolicyPlanning("cost-aware") / 1e6));
-            System.out.printf("hot swap took effect: %s; %d ops%n", took, ops.get());
+            System.out.printf("hot swap took effect: %s; %d ops, %d gets missed an evicted fresh write%n", took, ops.get(),
+                    misses.get());
         } finally {
             running.set(false);
             for (Thread t : workers) {
