@@ -148,4 +148,65 @@ class ClusterIT {
             master.close();
         }
     }
+
+    /**
+     * The storage node is killed while bytes move: a put in flight fails and is revoked, a get in
+     * flight fails; neither ever yields a readable half-object.
+     */
+    @Test
+    void aNodeKilledMidTransferFailsThePutAndTheGetCleanly() throws Exception {
+        int rpc = freePort();
+        start("it-kill-master", "--profile", "master", "--set", "rpc.port=" + rpc, "--set", "admin.port=0",
+                "--set", "client.ttl.ms=4000");
+        RemoteMasterService master = new RemoteMasterService(new InetSocketAddress("127.0.0.1", rpc), 3000, 16 << 20);
+        String address = "127.0.0.1:" + rpc;
+        long big = 192L << 20;
+        try (TcpTransport net = new TcpTransport(TcpTransport.loopback(4, 1 << 20, 10_000));
+                java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+            await("the master", () -> master.stats() != null);
+            EmbeddedStoreClient client = EmbeddedStoreClient.create(master, List.of(net), "it-kill-client", "default", "tcp",
+                    InstantSource.system());
+            java.lang.foreign.MemorySegment source = arena.allocate(big, 64);
+            source.fill((byte) 0x5A);
+            java.lang.foreign.MemorySegment target = arena.allocate(big, 64);
+            client.registerBuffer(source);
+            client.registerBuffer(target);
+
+            // mid-put: kill the only node once the master has handed out the space
+            Process node = start("it-kill-storage-1", "--profile", "storage", "--master", address,
+                    "--set", "segment.size=" + (256L << 20));
+            await("a storage segment", () -> master.segments().size() == 1);
+            var putResult = java.util.concurrent.CompletableFuture.runAsync(
+                    () -> client.putFrom("big", source, ReplicateConfig.DEFAULT));
+            while (master.stats().processingPuts() == 0 && !putResult.isDone()) {
+                Thread.onSpinWait();
+            }
+            node.destroyForcibly();
+            var putFailure = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
+                    putResult::get, "the put finished before the node died: make the object larger");
+            assertTrue(putFailure.getCause() instanceof StoreException e && e.errorCode() == ErrorCode.TRANSFER_FAIL,
+                    String.valueOf(putFailure.getCause()));
+            assertTrue(!client.exists("big"), "a put that failed mid-transfer is revoked, never readable");
+            assertEquals(0, master.stats().processingPuts(), "the failed put was revoked");
+
+            // mid-get: kill a fresh node once the first bytes of the object have arrived
+            node.waitFor();
+            await("the dead node's segment dropped", () -> master.segments().isEmpty());
+            Process second = start("it-kill-storage-2", "--profile", "storage", "--master", address,
+                    "--set", "segment.size=" + (256L << 20));
+            await("a new storage segment", () -> master.segments().size() == 1);
+            client.putFrom("big", source, ReplicateConfig.DEFAULT);
+            var getResult = java.util.concurrent.CompletableFuture.supplyAsync(() -> client.getInto("big", target));
+            while (target.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0) == 0 && !getResult.isDone()) {
+                Thread.onSpinWait();
+            }
+            second.destroyForcibly();
+            var getFailure = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
+                    getResult::get, "the get finished before the node died: make the object larger");
+            assertTrue(getFailure.getCause() instanceof StoreException e && e.errorCode() == ErrorCode.TRANSFER_FAIL,
+                    String.valueOf(getFailure.getCause()));
+        } finally {
+            master.close();
+        }
+    }
 }
