@@ -45,6 +45,11 @@ public final class OfflineBound {
     private final double free;
 
     public OfflineBound(Workload w) {
+        this(w, false);
+    }
+
+    /** With {@code perAccess}, a step is an access (FOO's own granularity), else a request. */
+    public OfflineBound(Workload w, boolean perAccess) {
         Map<String, Integer> last = new HashMap<>();
         List<Interval> out = new ArrayList<>();
         double sameRequest = 0;
@@ -57,8 +62,9 @@ public final class OfflineBound {
                 } else if (prev != null) {
                     sameRequest += a.costMs();
                 }
+                i += perAccess ? 1 : 0;
             }
-            i++;
+            i += perAccess ? 0 : 1;
         }
         this.steps = i;
         this.intervals = out;

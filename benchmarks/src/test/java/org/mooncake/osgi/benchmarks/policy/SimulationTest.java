@@ -34,10 +34,25 @@ class SimulationTest {
         OfflineBound bound = new OfflineBound(w);
         double foo = bound.fooL(capacity);
         assertTrue(bound.pfooL(capacity) >= foo - 1e-6);
+
         for (String p : BenchPolicies.ALL) {
             RunResult r = Simulation.run(w, BenchPolicies.make(p), Simulation.Settings.of(capacity));
             assertTrue(r.hitCost <= foo + 1e-6, p + " saved " + r.hitCost + " ms, more than FOO-L's " + foo);
             assertTrue(r.hitCost > 0, p + " saved nothing");
+        }
+    }
+
+    @ParameterizedTest(name = "capacity {0}")
+    @ValueSource(doubles = {0.01, 0.03})
+    void foosOwnPerAccessGraphIsAtLeastAsTightAndStillAboveEveryPolicy(double fraction) {
+        Workload w = SessionWorkload.generate(12, 0.002, SessionWorkload.Mode.FULL_HISTORY, 5);
+        long capacity = (long) (w.uniqueBytes() * fraction) / 4096 * 4096;
+        double perRequest = new OfflineBound(w).fooL(capacity);
+        double perAccess = new OfflineBound(w, true).fooL(capacity);
+        assertTrue(perAccess <= perRequest + 1e-6, perAccess + " vs " + perRequest);
+        for (String p : BenchPolicies.ALL) {
+            RunResult r = Simulation.run(w, BenchPolicies.make(p), Simulation.Settings.of(capacity));
+            assertTrue(r.hitCost <= perAccess + 1e-6, p + " saved " + r.hitCost + " ms, more than FOO-L's " + perAccess);
         }
     }
 }
