@@ -82,7 +82,7 @@ public final class HierarchicalPolicy implements EvictionPolicy {
         String missing = rankings.containsKey(t.ranking()) || t.ranking().equals(LEASE.name()) ? ""
                 : " (ranking missing: lease order in use)";
         return NAME + " levels=" + t.levels().stream().map(ScopeLevel::label).toList() + " ranking=" + t.ranking()
-                + missing + " quotas=" + t.quotas();
+                + missing + " quotas=" + t.describeQuotas();
     }
 
     @Override

@@ -123,6 +123,19 @@ record ScopeTree(List<ScopeLevel> levels, String ranking, List<Quota> quotas, in
         };
     }
 
+    /** The quotas as they are configured, each level named. */
+    String describeQuotas() {
+        List<String> out = new ArrayList<>();
+        for (Quota q : quotas) {
+            List<String> steps = new ArrayList<>();
+            for (int i = 0; i < q.path().size(); i++) {
+                steps.add(levels.get(i).label() + "=" + q.path().get(i));
+            }
+            out.add(String.join("/", steps) + "=" + q.ratio());
+        }
+        return out.toString();
+    }
+
     /** The quota of the scope at {@code path}, the first matching entry; NaN when none. */
     double quotaOf(List<String> path) {
         for (Quota q : quotas) {

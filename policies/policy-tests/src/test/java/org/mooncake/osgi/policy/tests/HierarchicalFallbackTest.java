@@ -98,6 +98,14 @@ class HierarchicalFallbackTest {
     }
 
     @Test
+    void itDescribesItsTreeAsConfigured() {
+        HierarchicalPolicy p = HierarchicalPolicy.of(new String[] {"tenant", "type"}, "lease",
+                new String[] {"tenant=*/type=hidden_state=0.12", "tenant=acme=0.5"});
+        assertEquals("hierarchical levels=[tenant, type] ranking=lease quotas=[tenant=*/type=HIDDEN_STATE=0.12, tenant=acme=0.5]",
+                p.describe());
+    }
+
+    @Test
     void aBrokenTreeIsRefusedWithTheReason() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> HierarchicalPolicy.of(
                 new String[] {"tenant", "colour"}, "lease", new String[0])).getMessage().contains("colour"));
