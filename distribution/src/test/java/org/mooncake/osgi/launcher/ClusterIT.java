@@ -51,21 +51,10 @@ class ClusterIT {
         return p;
     }
 
-    private static void await(String what, Callable<Boolean> condition) throws Exception {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (true) {
-            try {
-                if (condition.call()) {
-                    return;
-                }
-            } catch (StoreException notYet) {
-                // the master is not up yet
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("gave up waiting for " + what + "; see target/cluster-logs");
-            }
-            Thread.sleep(100);
-        }
+    /** Waits up to a minute for another process to reach a state; a master not up yet counts as not yet. */
+    private static void await(String what, Callable<Boolean> condition) {
+        org.awaitility.Awaitility.await(what + " (see target/cluster-logs)").atMost(java.time.Duration.ofSeconds(60))
+                .pollInterval(java.time.Duration.ofMillis(100)).ignoreException(StoreException.class).until(condition);
     }
 
     @AfterEach
