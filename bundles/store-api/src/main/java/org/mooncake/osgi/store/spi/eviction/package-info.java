@@ -1,6 +1,9 @@
 /**
  * Eviction planning SPI. A policy reads candidate views and returns victims in the order it
- * would evict them; the master alone re-validates and removes them.
+ * would evict them; the master alone re-validates and removes them. Since 1.1 a policy may also
+ * learn from what happens ({@link org.mooncake.osgi.store.spi.eviction.AccessObserver}) and offer
+ * its ranking to policies that compose others
+ * ({@link org.mooncake.osgi.store.spi.eviction.CandidateRanking}).
  */
 @Export
 @Version("1.1.0")
