@@ -23,7 +23,6 @@ import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.master.ObjectInfo;
 import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.ReadLease;
-import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentStats;
 import org.mooncake.osgi.store.spi.eviction.AccessObserver;
