@@ -26,6 +26,6 @@ echo "== operations beside an eviction round"
 "${java[@]}" -Xmx8g -cp "$jar" org.mooncake.osgi.benchmarks.EvictionStallProbe 1000000 3 | tee "$out/eviction-stall.txt"
 
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/master-ops.json" "$out/master-ops.png" \
-  "Master operations, 100k resident objects (higher is better)"
+  "Master operations, 100k resident objects (higher is better)" policy
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/eviction-round.json" "$out/eviction-round.png" \
   "One eviction round freeing 6% of capacity (lower is better)" policy

@@ -19,7 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Master metadata operations on 100,000 resident objects: a put (start + end + remove, so the
- * store does not grow), a replica look-up (get) and an exists, on one and on two threads.
+ * store does not grow), a replica look-up (get) and an exists, on one and on two threads; with
+ * the default policy, and with cost-aware, which observes every hit and write (its overhead).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -30,13 +31,16 @@ import org.openjdk.jmh.annotations.Warmup;
 public class MasterOpsBenchmark {
     private static final int RESIDENT = 100_000;
 
+    @org.openjdk.jmh.annotations.Param({"lease-lru", "cost-aware"})
+    public String policy;
+
     private BenchStore store;
     private final AtomicLong seq = new AtomicLong();
     private ObjectKey[] keys;
 
     @Setup
     public void setUp() {
-        store = new BenchStore("lease-lru", BenchStore.capacityFor(RESIDENT, 0.5));
+        store = new BenchStore(policy, BenchStore.capacityFor(RESIDENT, 0.5));
         store.fill(RESIDENT);
         keys = new ObjectKey[RESIDENT];
         for (int i = 0; i < RESIDENT; i++) {
