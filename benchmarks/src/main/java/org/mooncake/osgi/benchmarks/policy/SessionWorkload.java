@@ -67,7 +67,8 @@ public final class SessionWorkload {
         return roundUp(TOKENS_PER_BLOCK * 57_344 * scale, 512);
     }
 
-    private static long roundUp(double bytes, long unit) {
+    /** {@code bytes} rounded up to a whole number of {@code unit}s, at least one. */
+    static long roundUp(double bytes, long unit) {
         return Math.max(unit, (long) Math.ceil(bytes / unit) * unit);
     }
 

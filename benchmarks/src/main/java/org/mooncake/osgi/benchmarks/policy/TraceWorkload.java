@@ -31,7 +31,7 @@ public final class TraceWorkload {
 
     public static Workload read(Path trace, double scale, boolean withHidden, long seed) throws IOException {
         ObjectMapper json = new ObjectMapper();
-        long kvBytes = Math.max(512, (long) Math.ceil(BLOCK_TOKENS * 57_344 * scale / 512) * 512);
+        long kvBytes = SessionWorkload.roundUp(BLOCK_TOKENS * 57_344 * scale, 512);
         double kvCost = 0.08 * BLOCK_TOKENS;
         List<Request> requests = new ArrayList<>();
         int lineNo = 0;
@@ -83,7 +83,7 @@ public final class TraceWorkload {
         String key = shared ? "img-pub-" + slot : "img-" + conversation;
         int cls = (int) Math.floorMod(shared ? slot : h >>> 24, 4);
         double cost = SessionWorkload.IMAGE_COST_MS[cls];
-        long size = Math.max(64, (long) Math.ceil(SessionWorkload.IMAGE_MIB[cls] * 1024 * 1024 * scale / 64) * 64);
+        long size = SessionWorkload.roundUp(SessionWorkload.IMAGE_MIB[cls] * 1024 * 1024 * scale, 64);
         return new Access(key, ObjectDataType.HIDDEN_STATE, size, cost, cost, conversation, -1, false);
     }
 

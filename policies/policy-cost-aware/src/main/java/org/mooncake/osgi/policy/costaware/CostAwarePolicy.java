@@ -100,9 +100,8 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
 
     @Override
     public void hit(CandidateView object, long previousAccessMs, long nowMs) {
-        int cls = ReuseModel.objectClass(object.hitCount() - 1, groups.classOf(object.groupId()));
+        int cls = ReuseModel.objectClass(object.hitCount() - 1, groups.classOfThenHit(object.groupId(), nowMs));
         model.recordHit(object.dataType(), cls, nowMs - previousAccessMs);
-        groups.hit(object.groupId(), nowMs);
     }
 
     @Override

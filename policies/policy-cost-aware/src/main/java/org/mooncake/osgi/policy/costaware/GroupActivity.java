@@ -51,16 +51,11 @@ final class GroupActivity {
     }
 
     void hit(String group, long nowMs) {
-        if (group != null) {
-            Counts c = groups.get(group);
-            if (c != null) {
-                c.hits.increment();
-                c.lastActiveMs = nowMs;
-            }
-        }
+        classOfThenHit(group, nowMs);
     }
 
-    int classOf(String group) {
+    /** The group's class as it was before this hit, then the hit counted: one look-up on the read path. */
+    int classOfThenHit(String group, long nowMs) {
         if (group == null) {
             return NONE;
         }
@@ -68,6 +63,21 @@ final class GroupActivity {
         if (c == null) {
             return UNREAD_SHORT;
         }
+        int before = classOf(c);
+        c.hits.increment();
+        c.lastActiveMs = nowMs;
+        return before;
+    }
+
+    int classOf(String group) {
+        if (group == null) {
+            return NONE;
+        }
+        Counts c = groups.get(group);
+        return c == null ? UNREAD_SHORT : classOf(c);
+    }
+
+    private static int classOf(Counts c) {
         long hits = c.hits.sum();
         if (hits == 0) {
             long span = c.lastWriteMs - c.firstWriteMs;

@@ -149,8 +149,7 @@ final class ScopePlanner {
                 : keep.and(c -> ScopeLevel.priorityOf(c, now).equals(scope.priority()));
         List<Iterator<CandidateView>> sources = new ArrayList<>();
         for (CandidateGroup g : scope.groups()) {
-            sources.add(Candidates.filter(Candidates.takeWhile(g.inLeaseOrder(), c -> !c.leasedAt(now)),
-                    c -> request.eligible(c) && inScope.test(c)));
+            sources.add(Candidates.eligible(g, request, inScope));
         }
         if (ranking.monotoneInLease()) {
             return Candidates.merge(sources, order);

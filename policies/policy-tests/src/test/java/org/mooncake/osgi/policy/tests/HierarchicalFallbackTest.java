@@ -18,12 +18,7 @@ class HierarchicalFallbackTest {
     private static final ReplicateConfig HIDDEN = KV.toBuilder().dataType(ObjectDataType.HIDDEN_STATE).build();
 
     private static int fill(VirtualStore s, String tenant, double upTo, ReplicateConfig c, int from) {
-        int i = from;
-        while (s.used() < upTo * CAPACITY) {
-            s.put(new ObjectKey(tenant, "o" + i++), SIZE, c);
-            s.advance(1);
-        }
-        return i;
+        return s.fill(tenant, upTo, SIZE, c, from);
     }
 
     private static int present(VirtualStore s, String tenant, int from, int to) {

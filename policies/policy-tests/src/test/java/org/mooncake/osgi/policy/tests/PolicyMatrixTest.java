@@ -37,12 +37,7 @@ class PolicyMatrixTest {
 
     /** Fills the store to just past {@code fraction} with objects o0, o1, ... of {@link #SIZE} bytes. */
     private static int fill(VirtualStore s, double fraction, ReplicateConfig c, int from) {
-        int i = from;
-        while (s.used() < fraction * CAPACITY) {
-            s.put("o" + i++, SIZE, c);
-            s.advance(1);
-        }
-        return i;
+        return s.fill(ObjectKey.DEFAULT_TENANT, fraction, SIZE, c, from);
     }
 
     @ParameterizedTest(name = "{0}, seed {1}")

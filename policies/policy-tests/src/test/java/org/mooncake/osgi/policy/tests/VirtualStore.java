@@ -77,6 +77,19 @@ final class VirtualStore implements InstantSource {
         return master.queryKey(key).isPresent();
     }
 
+    /**
+     * Puts objects {@code tenant/o<from>}, {@code o<from+1>}, ... of {@code size} bytes, a
+     * millisecond apart, until {@code fraction} of capacity is used; returns the next index.
+     */
+    int fill(String tenant, double fraction, int size, ReplicateConfig c, int from) {
+        int i = from;
+        while (used() < fraction * capacity) {
+            put(new ObjectKey(tenant, "o" + i++), size, c);
+            advance(1);
+        }
+        return i;
+    }
+
     long used() {
         return master.stats().usedBytes();
     }

@@ -215,14 +215,21 @@ public final class Candidates {
      */
     public static List<Iterator<CandidateView>> eligibleByPin(CandidateGroup group, EvictionRequest request) {
         long now = request.nowMs();
-        Iterator<CandidateView> unpinned = filter(takeWhile(group.inLeaseOrder(), c -> !c.leasedAt(now)),
-                c -> !c.softPinnedAt(now));
+        Iterator<CandidateView> unpinned = eligible(group, request, c -> !c.softPinnedAt(now));
         if (!request.softPinnedAllowed()) {
             return List.of(unpinned);
         }
-        Iterator<CandidateView> pinned = filter(takeWhile(group.inLeaseOrder(), c -> !c.leasedAt(now)),
-                c -> c.softPinnedAt(now));
-        return List.of(unpinned, pinned);
+        return List.of(unpinned, eligible(group, request, c -> c.softPinnedAt(now)));
+    }
+
+    /**
+     * The candidates of one group that this pass may plan and that pass {@code keep}, oldest
+     * lease first. Stops at the first leased object.
+     */
+    public static Iterator<CandidateView> eligible(CandidateGroup group, EvictionRequest request,
+            Predicate<CandidateView> keep) {
+        long now = request.nowMs();
+        return filter(takeWhile(group.inLeaseOrder(), c -> !c.leasedAt(now)), c -> request.eligible(c) && keep.test(c));
     }
 
     /**
@@ -287,7 +294,7 @@ public final class Candidates {
     public static Iterator<CandidateView> eligibleInLeaseOrder(List<CandidateGroup> groups, EvictionRequest request) {
         List<Iterator<CandidateView>> sources = new ArrayList<>();
         for (CandidateGroup g : groups) {
-            sources.add(filter(takeWhile(g.inLeaseOrder(), c -> !c.leasedAt(request.nowMs())), request::eligible));
+            sources.add(eligible(g, request, c -> true));
         }
         return merge(sources, LEASE_ORDER);
     }
