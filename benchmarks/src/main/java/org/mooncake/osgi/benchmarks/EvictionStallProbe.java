@@ -1,35 +1,54 @@
 package org.mooncake.osgi.benchmarks;
 
+import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedClass;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
 import org.mooncake.osgi.store.api.ObjectKey;
 
 /**
  * How long a get or put running beside an eviction round at N objects is held up: one load
  * thread alternates a get of a recent object and a put, timing each, while the round runs on
- * another (on a 2-core machine a second load thread would measure the scheduler, not us). Prints
- * the round time, the GC time inside it, and the load's p50 / p99.9 / max latency, per policy,
- * and beside each round a baseline: the same load while the other thread only spins for as
- * long as the round took, so what the round itself adds to the tail is the difference.
+ * another (on a 2-core machine a second load thread would measure the scheduler, not us).
+ *
+ * <p>Two measures, because on a small shared VM an operation's latency also counts the
+ * scheduler and safepoints:
+ * <ul>
+ * <li><b>lock waits</b>: every time the load thread parked on a lock or waited for a monitor
+ * (JFR's {@code jdk.ThreadPark} and {@code jdk.JavaMonitorEnter}, recorded with no threshold).
+ * The only thread it can wait for is the round, so this is exactly "blocked by the round".</li>
+ * <li><b>operation latency</b> p50 / p99.9 / max, beside a baseline: the same load while the
+ * other thread only spins for as long as the round took.</li>
+ * </ul>
  *
  * <p>{@code java -cp benchmarks.jar org.mooncake.osgi.benchmarks.EvictionStallProbe [objects] [rounds]}
  */
 public final class EvictionStallProbe {
+    private static final String[] POLICIES = {"lease-lru", "type-aware", "cost-aware", "hierarchical"};
+
     private EvictionStallProbe() {
     }
 
     public static void main(String[] args) throws Exception {
         int objects = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        System.out.printf(Locale.ROOT, "%-11s %9s %6s %10s %8s %10s %10s %10s%n", "policy", "objects", "round",
-                "round ms", "gc ms", "op p50 us", "op p999 us", "op max us");
-        for (String policy : new String[] {"lease-lru", "type-aware"}) {
+        System.out.printf(Locale.ROOT, "%-12s %9s %5s %9s %6s %10s %11s %10s %6s %12s %12s  %s%n", "policy",
+                "objects", "round", "round ms", "gc ms", "op p50 us", "op p999 us", "op max us", "waits", "wait max us",
+                "wait sum us", "longest wait on");
+        for (String policy : POLICIES) {
             for (int r = 0; r < rounds; r++) {
                 long roundNanos = probe(policy, objects, r, 0);
                 probe("(spin)", objects, r, roundNanos);
@@ -38,14 +57,15 @@ public final class EvictionStallProbe {
     }
 
     /** With {@code spinNanos} 0 runs a round; else spins that long instead. Returns the time taken. */
-    private static long probe(String policy, int objects, int round, long spinNanos) throws InterruptedException {
+    private static long probe(String policy, int objects, int round, long spinNanos)
+            throws InterruptedException, IOException {
         BenchStore store = new BenchStore(spinNanos > 0 ? "lease-lru" : policy, BenchStore.capacityFor(objects, 0.91));
         store.fill(objects);
         System.gc();
         AtomicBoolean running = new AtomicBoolean(true);
         long[] latency = new long[4_000_000];
         AtomicLong ops = new AtomicLong();
-        Thread load = Thread.ofPlatform().start(() -> {
+        Thread load = Thread.ofPlatform().name("stall-probe-load").start(() -> {
             ThreadLocalRandom rnd = ThreadLocalRandom.current();
             int from = objects - objects / 10; // the newest tenth: never victims of this round
             for (long seq = 0; running.get(); seq++) {
@@ -67,24 +87,64 @@ public final class EvictionStallProbe {
             Thread.onSpinWait();
         }
         long gc0 = gcMillis();
-        long t0 = System.nanoTime();
-        if (spinNanos > 0) {
-            while (System.nanoTime() - t0 < spinNanos) {
-                Thread.onSpinWait();
+        long roundNanos;
+        Waits waits;
+        try (Recording recording = new Recording()) {
+            recording.enable("jdk.ThreadPark").withThreshold(Duration.ZERO).withoutStackTrace();
+            recording.enable("jdk.JavaMonitorEnter").withThreshold(Duration.ZERO).withoutStackTrace();
+            recording.start();
+            long t0 = System.nanoTime();
+            if (spinNanos > 0) {
+                while (System.nanoTime() - t0 < spinNanos) {
+                    Thread.onSpinWait();
+                }
+            } else {
+                store.master.runEvictionRound();
             }
-        } else {
-            store.master.runEvictionRound();
+            roundNanos = System.nanoTime() - t0;
+            recording.stop();
+            running.set(false);
+            load.join();
+            waits = waitsOf(recording, load.getName());
         }
-        long roundNanos = System.nanoTime() - t0;
         long gc = gcMillis() - gc0;
-        running.set(false);
-        load.join();
         int n = (int) Math.min(ops.get(), latency.length);
         long[] lat = Arrays.copyOf(latency, n);
         Arrays.sort(lat);
-        System.out.printf(Locale.ROOT, "%-11s %9d %6d %10.1f %8d %10.1f %10.1f %10.1f%n", policy, objects, round,
-                roundNanos / 1e6, gc, lat[n / 2] / 1e3, lat[(int) (n * 0.999)] / 1e3, lat[n - 1] / 1e3);
+        System.out.printf(Locale.ROOT, "%-12s %9d %5d %9.1f %6d %10.1f %11.1f %10.1f %6d %12.1f %12.1f  %s%n", policy,
+                objects, round, roundNanos / 1e6, gc, lat[n / 2] / 1e3, lat[(int) (n * 0.999)] / 1e3, lat[n - 1] / 1e3,
+                waits.count, waits.maxNanos / 1e3, waits.totalNanos / 1e3, waits.longestOn);
         return roundNanos;
+    }
+
+    private record Waits(int count, long maxNanos, long totalNanos, String longestOn) {
+    }
+
+    /** The load thread's parks and monitor waits in the recording. */
+    private static Waits waitsOf(Recording recording, String threadName) throws IOException {
+        Path file = Files.createTempFile("stall-probe", ".jfr");
+        try {
+            recording.dump(file);
+            int count = 0;
+            long max = 0;
+            long total = 0;
+            String longestOn = "-";
+            for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+                if (e.getThread() != null && threadName.equals(e.getThread().getJavaName())) {
+                    long d = e.getDuration().toNanos();
+                    count++;
+                    total += d;
+                    if (d > max) {
+                        max = d;
+                        RecordedClass on = e.hasField("parkedClass") ? e.getClass("parkedClass") : e.getClass("monitorClass");
+                        longestOn = on == null ? "?" : on.getName().substring(on.getName().lastIndexOf('.') + 1);
+                    }
+                }
+            }
+            return new Waits(count, max, total, longestOn);
+        } finally {
+            Files.deleteIfExists(file);
+        }
     }
 
     private static long gcMillis() {

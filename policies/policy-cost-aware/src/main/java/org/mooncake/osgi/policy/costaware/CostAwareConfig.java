@@ -11,7 +11,7 @@ public @interface CostAwareConfig {
     String[] default_cost_ms_per_mib() default {};
 
     @AttributeDefinition(description = "A round ranks at most this many of the oldest candidates, then goes on in lease order")
-    int scan_objects() default 262_144;
+    int scan_objects() default 131_072;
 
     @AttributeDefinition(description = "Learned figures fade by half over this many hits and evictions")
     long half_life_events() default 100_000;

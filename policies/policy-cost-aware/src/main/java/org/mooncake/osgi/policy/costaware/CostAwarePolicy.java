@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 import org.mooncake.osgi.store.spi.eviction.AccessObserver;
+import org.mooncake.osgi.store.spi.eviction.CandidateGroup;
 import org.mooncake.osgi.store.spi.eviction.CandidateRanking;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 import org.mooncake.osgi.store.spi.eviction.Candidates;
@@ -161,12 +162,11 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         long now = request.nowMs();
         int scan = settings.scanObjects();
         List<Iterator<CandidateView>> plan = new ArrayList<>();
-        plan.add(Candidates.rankedByScore(
-                Candidates.filter(Candidates.eligibleInLeaseOrder(request.groups(), request), c -> !c.softPinnedAt(now)),
+        List<CandidateGroup> groups = request.groups();
+        plan.add(Candidates.rankedByScore(Candidates.eligibleInLeaseOrder(groups, request, c -> !c.softPinnedAt(now)),
                 score, NEWEST_FIRST, scan));
         if (request.softPinnedAllowed()) {
-            plan.add(Candidates.rankedByScore(
-                    Candidates.filter(Candidates.eligibleInLeaseOrder(request.groups(), request), c -> c.softPinnedAt(now)),
+            plan.add(Candidates.rankedByScore(Candidates.eligibleInLeaseOrder(groups, request, c -> c.softPinnedAt(now)),
                     score, NEWEST_FIRST, scan));
         }
         return Candidates.concat(plan);

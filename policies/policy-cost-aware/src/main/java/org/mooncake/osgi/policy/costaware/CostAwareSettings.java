@@ -19,7 +19,7 @@ import org.mooncake.osgi.store.api.ObjectDataType;
 record CostAwareSettings(Map<ObjectDataType, Double> defaultCostMsPerMiB, int scanObjects, long halfLifeEvents,
         int ghostEntries, double priorEvents, double worthResolution) {
 
-    static final CostAwareSettings DEFAULTS = new CostAwareSettings(Map.of(), 262_144, 100_000, 262_144, 8, 4);
+    static final CostAwareSettings DEFAULTS = new CostAwareSettings(Map.of(), 131_072, 100_000, 262_144, 8, 4);
     private static final double FALLBACK_COST_MS_PER_MIB = 1;
 
     CostAwareSettings {

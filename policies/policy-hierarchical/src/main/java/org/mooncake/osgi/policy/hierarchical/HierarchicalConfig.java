@@ -17,6 +17,6 @@ public @interface HierarchicalConfig {
     String[] quotas() default {};
 
     @AttributeDefinition(description = "A ranking that does not follow lease order scores at most this many of a scope's oldest candidates")
-    int scan_objects() default 262_144;
+    int scan_objects() default 131_072;
 
 }

@@ -53,7 +53,7 @@ public final class HierarchicalPolicy implements EvictionPolicy {
 
     /** Builds a tree from the same strings the configuration takes. */
     public static HierarchicalPolicy of(String[] levels, String ranking, String[] quotas) {
-        return new HierarchicalPolicy(ScopeTree.parse(levels, ranking, quotas, 262_144));
+        return new HierarchicalPolicy(ScopeTree.parse(levels, ranking, quotas, 131_072));
     }
 
     @Modified

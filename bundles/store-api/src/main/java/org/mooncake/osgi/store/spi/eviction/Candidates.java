@@ -131,16 +131,63 @@ public final class Candidates {
 
     /**
      * A lazy k-way merge: if every source is sorted by {@code order}, so is the result. Costs
-     * O(log k) per element taken.
+     * k - 1 comparisons per element taken for a few sources (a round merges one source per
+     * group, usually a handful), O(log k) for many.
      */
     public static Iterator<CandidateView> merge(List<Iterator<CandidateView>> sources, Comparator<CandidateView> order) {
         if (sources.size() == 1) {
             return sources.getFirst();
         }
+        return sources.size() <= 8 ? new SmallMerge(sources, order) : heapMerge(sources, order);
+    }
+
+    /** The merge of a few sources: the smallest head by a linear scan, nothing allocated per element. */
+    private static final class SmallMerge implements Iterator<CandidateView> {
+        private final Comparator<CandidateView> order;
+        private final List<Iterator<CandidateView>> rest;
+        private final CandidateView[] heads;
+
+        SmallMerge(List<Iterator<CandidateView>> sources, Comparator<CandidateView> order) {
+            this.order = order;
+            this.rest = List.copyOf(sources);
+            this.heads = new CandidateView[sources.size()];
+            for (int i = 0; i < heads.length; i++) {
+                heads[i] = rest.get(i).hasNext() ? rest.get(i).next() : null;
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            for (CandidateView h : heads) {
+                if (h != null) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public CandidateView next() {
+            int min = -1;
+            for (int i = 0; i < heads.length; i++) {
+                if (heads[i] != null && (min < 0 || order.compare(heads[i], heads[min]) < 0)) {
+                    min = i;
+                }
+            }
+            if (min < 0) {
+                throw new NoSuchElementException();
+            }
+            CandidateView c = heads[min];
+            Iterator<CandidateView> source = rest.get(min);
+            heads[min] = source.hasNext() ? source.next() : null;
+            return c;
+        }
+    }
+
+    private static Iterator<CandidateView> heapMerge(List<Iterator<CandidateView>> sources, Comparator<CandidateView> order) {
         record Head(CandidateView view, Iterator<CandidateView> rest) {
         }
-        PriorityQueue<Head> heads = new PriorityQueue<>(Math.max(1, sources.size()),
-                (a, b) -> order.compare(a.view, b.view));
+        PriorityQueue<Head> heads = new PriorityQueue<>(sources.size(), (a, b) -> order.compare(a.view, b.view));
         for (Iterator<CandidateView> s : sources) {
             if (s.hasNext()) {
                 heads.add(new Head(s.next(), s));
@@ -229,7 +276,23 @@ public final class Candidates {
     public static Iterator<CandidateView> eligible(CandidateGroup group, EvictionRequest request,
             Predicate<CandidateView> keep) {
         long now = request.nowMs();
-        return filter(takeWhile(group.inLeaseOrder(), c -> !c.leasedAt(now)), c -> request.eligible(c) && keep.test(c));
+        Iterator<CandidateView> leaseOrdered = group.inLeaseOrder();
+        // takeWhile and filter in one step: this loop runs for every candidate a round scans
+        return new Lookahead() {
+            @Override
+            CandidateView computeNext() {
+                while (leaseOrdered.hasNext()) {
+                    CandidateView c = leaseOrdered.next();
+                    if (c.leasedAt(now)) {
+                        return null;
+                    }
+                    if (request.eligible(c) && keep.test(c)) {
+                        return c;
+                    }
+                }
+                return null;
+            }
+        };
     }
 
     /**
@@ -242,19 +305,35 @@ public final class Candidates {
      */
     public static Iterator<CandidateView> rankedByScore(Iterator<CandidateView> leaseOrdered,
             ToDoubleFunction<CandidateView> score, Comparator<CandidateView> tieBreak, int maxScanned) {
-        List<CandidateView> scanned = new ArrayList<>();
-        while (scanned.size() < maxScanned && leaseOrdered.hasNext()) {
-            scanned.add(leaseOrdered.next());
+        // One pass reads each candidate once, while it is in cache: a scan of 10^5 candidates
+        // does not fit in cache, so every later pass works on these arrays only.
+        int capacity = Math.min(Math.max(maxScanned, 0), 1024);
+        CandidateView[] scanned = new CandidateView[capacity];
+        long[] leases = new long[capacity];
+        int[] scores = new int[capacity];
+        int n = 0;
+        while (n < maxScanned && leaseOrdered.hasNext()) {
+            if (n == scanned.length) {
+                int grown = (int) Math.min(maxScanned, 2L * n);
+                scanned = java.util.Arrays.copyOf(scanned, grown);
+                leases = java.util.Arrays.copyOf(leases, grown);
+                scores = java.util.Arrays.copyOf(scores, grown);
+            }
+            CandidateView c = leaseOrdered.next();
+            scanned[n] = c;
+            leases[n] = c.leaseExpiresAtMs();
+            // Descending score = ascending key: negate, then map float bits to a sortable int.
+            int bits = Float.floatToIntBits((float) -score.applyAsDouble(c) + 0.0f);
+            scores[n] = bits ^ ((bits >> 31) & 0x7fffffff);
+            n++;
         }
-        int n = scanned.size();
         // The scan is in lease order, so a key of (score, position) already breaks ties in lease
         // order; for LEASE_THEN_NEWEST, positions run backwards within each run of equal leases.
         boolean leaseTies = tieBreak == LEASE_ORDER || tieBreak == LEASE_THEN_NEWEST;
         int[] scannedAt = new int[n];
         for (int runStart = 0; runStart < n;) {
             int runEnd = runStart + 1;
-            long lease = scanned.get(runStart).leaseExpiresAtMs();
-            while (runEnd < n && scanned.get(runEnd).leaseExpiresAtMs() == lease) {
+            while (runEnd < n && leases[runEnd] == leases[runStart]) {
                 runEnd++;
             }
             for (int i = runStart; i < runEnd; i++) {
@@ -264,16 +343,12 @@ public final class Candidates {
         }
         long[] keys = new long[n];
         for (int position = 0; position < n; position++) {
-            CandidateView c = scanned.get(scannedAt[position]);
-            // Descending score = ascending key: negate, then map float bits to a sortable int.
-            int bits = Float.floatToIntBits((float) -score.applyAsDouble(c) + 0.0f);
-            int sortable = bits ^ ((bits >> 31) & 0x7fffffff);
-            keys[position] = ((long) sortable << 32) | position;
+            keys[position] = ((long) scores[scannedAt[position]] << 32) | position;
         }
         java.util.Arrays.sort(keys);
         CandidateView[] ordered = new CandidateView[n];
         for (int i = 0; i < n; i++) {
-            ordered[i] = scanned.get(scannedAt[(int) keys[i]]);
+            ordered[i] = scanned[scannedAt[(int) keys[i]]];
         }
         if (!leaseTies) {
             for (int start = 0; start < n;) {
@@ -292,9 +367,18 @@ public final class Candidates {
 
     /** Every group's eligible candidates merged in lease order (soft-pinned ones too in pass 2). */
     public static Iterator<CandidateView> eligibleInLeaseOrder(List<CandidateGroup> groups, EvictionRequest request) {
+        return eligibleInLeaseOrder(groups, request, c -> true);
+    }
+
+    /**
+     * Every group's eligible candidates that pass {@code keep}, merged in lease order. Filtering
+     * each group before the merge is cheaper than filtering the merged stream.
+     */
+    public static Iterator<CandidateView> eligibleInLeaseOrder(List<CandidateGroup> groups, EvictionRequest request,
+            Predicate<CandidateView> keep) {
         List<Iterator<CandidateView>> sources = new ArrayList<>();
         for (CandidateGroup g : groups) {
-            sources.add(eligible(g, request, c -> true));
+            sources.add(eligible(g, request, keep));
         }
         return merge(sources, LEASE_ORDER);
     }

@@ -105,4 +105,25 @@ class RankedByScoreTest {
         head.sort(Comparator.comparingDouble((CandidateView v) -> -((View) v).value()).thenComparing(Candidates.LEASE_ORDER));
         assertEquals(head, out.subList(0, 30));
     }
+
+    /** A few sources take the linear merge, more than eight the heap: both must give the full sort. */
+    @Test
+    void aMergeOfSortedSourcesIsSortedForFewAndManySources() {
+        List<CandidateView> views = random(11, 3000);
+        Random rnd = new Random(5);
+        for (int k : new int[] {1, 2, 3, 8, 9, 40}) {
+            List<List<CandidateView>> parts = new ArrayList<>();
+            for (int i = 0; i < k; i++) {
+                parts.add(new ArrayList<>());
+            }
+            views.forEach(v -> parts.get(rnd.nextInt(k)).add(v)); // each part stays sorted
+            parts.get(0).clear(); // an empty source among them
+            List<Iterator<CandidateView>> sources = new ArrayList<>();
+            parts.forEach(p -> sources.add(p.iterator()));
+            List<CandidateView> expected = new ArrayList<>();
+            parts.forEach(expected::addAll);
+            expected.sort(Candidates.LEASE_ORDER);
+            assertEquals(expected, drain(Candidates.merge(sources, Candidates.LEASE_ORDER)), k + " sources");
+        }
+    }
 }

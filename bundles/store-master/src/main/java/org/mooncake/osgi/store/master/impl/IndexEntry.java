@@ -5,8 +5,10 @@ import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 
 /**
- * An object's place in the candidate index. The lease is copied in, because it is the sort
- * key; a new lease means a new entry. Everything else is read through to the live metadata.
+ * An object's place in the candidate index and the view policies plan over: a snapshot of the
+ * object taken under its shard lock. Every change a policy could see (a read, a lease, a new
+ * version) replaces the entry, so a view never changes and planning reads only the entry, not
+ * the object's metadata: one cache line per candidate fewer on a scan of 10^5 candidates.
  */
 final class IndexEntry implements CandidateView {
     final ObjectMeta meta;
@@ -17,6 +19,10 @@ final class IndexEntry implements CandidateView {
     private final long sizeBytes;
     private final double recomputeCostMs;
     private final String groupId;
+    private final long softPinDeadlineMs;
+    private final long putTimeMs;
+    private final long lastAccessMs;
+    private final long hits;
 
     IndexEntry(ObjectMeta meta, CandidateIndex.Group group) {
         this.meta = meta;
@@ -27,6 +33,10 @@ final class IndexEntry implements CandidateView {
         this.sizeBytes = meta.sizeBytes();
         this.recomputeCostMs = meta.current.config().recomputeCostMs();
         this.groupId = meta.current.config().groupId();
+        this.softPinDeadlineMs = meta.softPinDeadlineMs;
+        this.putTimeMs = meta.putTimeMs;
+        this.lastAccessMs = meta.lastAccessMs;
+        this.hits = meta.hits;
     }
 
     @Override
@@ -56,7 +66,7 @@ final class IndexEntry implements CandidateView {
 
     @Override
     public long softPinDeadlineMs() {
-        return meta.softPinDeadlineMs;
+        return softPinDeadlineMs;
     }
 
     @Override
@@ -66,17 +76,17 @@ final class IndexEntry implements CandidateView {
 
     @Override
     public long putTimeMs() {
-        return meta.putTimeMs;
+        return putTimeMs;
     }
 
     @Override
     public long lastAccessMs() {
-        return meta.lastAccessMs;
+        return lastAccessMs;
     }
 
     @Override
     public long hitCount() {
-        return meta.hits;
+        return hits;
     }
 
     @Override

@@ -2,7 +2,6 @@ package org.mooncake.osgi.store.master.impl;
 
 import java.lang.System.Logger.Level;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -109,11 +108,15 @@ public final class StoreMaster implements MasterService {
     }
 
     /**
-     * The shard takes the top bits of a Fibonacci hash: HashMap indexes by the low bits, and
-     * if both used the same bits every key of a shard would land in one HashMap bucket.
+     * The shard takes the top bits of a Fibonacci hash, and the shard's {@link KeyTable} a
+     * different mix: if both used the same bits, every key of a shard would share one probe run.
      */
     private Shard shardOf(ObjectKey key) {
-        return shardShift == 32 ? shards[0] : shards[(key.hashCode() * 0x9E3779B9) >>> shardShift];
+        return shardOf(key.hashCode());
+    }
+
+    private Shard shardOf(int keyHash) {
+        return shardShift == 32 ? shards[0] : shards[(keyHash * 0x9E3779B9) >>> shardShift];
     }
 
     private static void requireClient(String clientId) {
@@ -162,9 +165,7 @@ public final class StoreMaster implements MasterService {
         for (Shard shard : shards) {
             shard.lock.lock();
             try {
-                var it = shard.objects.values().iterator();
-                while (it.hasNext()) {
-                    ObjectMeta m = it.next();
+                for (ObjectMeta m : shard.objects.snapshot()) {
                     if (m.pending != null && m.pending.uses(s)) {
                         m.pendingAborted = true;
                     }
@@ -178,9 +179,8 @@ public final class StoreMaster implements MasterService {
                         }
                     }
                     if (m.current == null && m.pending == null) {
-                        it.remove();
+                        shard.objects.remove(m);
                     }
-
                 }
             } finally {
                 shard.lock.unlock();
@@ -242,7 +242,7 @@ public final class StoreMaster implements MasterService {
                     cfg.allocationStrategy());
             if (replicas.isEmpty()) {
                 if (m != null && m.current == null) {
-                    shard.objects.remove(key);
+                    shard.objects.remove(m);
                 }
                 failedPutsNoSpace.increment();
                 spaceShortage.set(true);
@@ -251,7 +251,7 @@ public final class StoreMaster implements MasterService {
             }
             if (m == null) {
                 m = new ObjectMeta(key);
-                shard.objects.put(key, m);
+                shard.objects.add(m);
             }
             long putId = versionSequence.incrementAndGet();
             m.pending = new Version(putId, clientId, sizeBytes, config, replicas, now, 0);
@@ -275,7 +275,7 @@ public final class StoreMaster implements MasterService {
         m.pending.freeAll();
         clearPending(m);
         if (m.current == null) {
-            shard.objects.remove(m.key);
+            shard.objects.remove(m);
         }
     }
 
@@ -361,8 +361,8 @@ public final class StoreMaster implements MasterService {
         try {
             ObjectMeta m = readable(shard, key);
             long previousAccess = m.lastAccessMs;
-            grantLease(m);
             m.hits++;
+            grantLease(m);
             counters.hit(m.dataType());
             IndexEntry view = m.indexEntry;
             if (view != null) {
@@ -394,15 +394,16 @@ public final class StoreMaster implements MasterService {
         return m;
     }
 
-    /** A lease only ever extends. Caller holds the shard lock. */
+    /**
+     * A lease only ever extends. The index entry is renewed even when it does not (a shorter
+     * TTL since), because the entry is the planner's snapshot of the last access and hit count.
+     * Caller holds the shard lock.
+     */
     private void grantLease(ObjectMeta m) {
         long now = now();
-        long until = now + settings.defaultLeaseTtlMs();
         m.lastAccessMs = now;
-        if (until > m.leaseExpiresAtMs) {
-            m.leaseExpiresAtMs = until;
-            index.update(m);
-        }
+        m.leaseExpiresAtMs = Math.max(m.leaseExpiresAtMs, now + settings.defaultLeaseTtlMs());
+        index.update(m);
     }
 
     @Override
@@ -489,7 +490,7 @@ public final class StoreMaster implements MasterService {
             m.pendingAborted = true;
         }
         if (m.pending == null) {
-            shard.objects.remove(m.key);
+            shard.objects.remove(m);
         }
     }
 
@@ -512,7 +513,7 @@ public final class StoreMaster implements MasterService {
         for (Shard shard : shards) {
             shard.lock.lock();
             try {
-                for (ObjectMeta m : new ArrayList<>(shard.objects.values())) {
+                for (ObjectMeta m : shard.objects.snapshot()) {
                     if (m.key.tenant().equals(tenant) && m.readable() && keyMatches.test(m.key.key())) {
                         try {
                             removeLocked(shard, m, force);
@@ -537,7 +538,7 @@ public final class StoreMaster implements MasterService {
      */
     Version evictIfStillEligible(IndexEntry planned, long now, boolean softPinnedAllowed) {
         ObjectMeta m = planned.meta;
-        Shard shard = shardOf(m.key);
+        Shard shard = shardOf(m.hash);
         shard.lock.lock();
         try {
             // The planned entry is still the object's entry only while this meta is the live one
@@ -554,9 +555,7 @@ public final class StoreMaster implements MasterService {
                 o.evicted(planned, now);
             }
             discardCurrent(m);
-            if (m.pending == null) {
-                shard.objects.remove(m.key);
-            }
+            // left vacant in its shard's table, which sweeps it later (see KeyTable): cheaper here
             return v;
         } finally {
             shard.lock.unlock();

@@ -58,6 +58,25 @@ class EvictionTest {
         assertEquals(10, m.stats().types().stream().mapToLong(t -> t.evictions()).sum());
     }
 
+    /** An evicted object is left vacant in its shard's table: to every call it must be simply gone. */
+    @Test
+    void anEvictedKeyIsGoneEverywhereAndCanBePutAfresh() {
+        ReplicateConfig pinned = ReplicateConfig.builder().softPin(SoftPinAction.ENABLE).softPinTtlMs(60_000).build();
+        fill(0, 1, pinned);
+        fill(1, 95, ReplicateConfig.DEFAULT);
+        f.clock.advance(61_000); // o0's pin has lapsed: it goes first
+        m.runEvictionRound();
+        assertFalse(m.exists(k("o0")));
+        StoreException miss = org.junit.jupiter.api.Assertions.assertThrows(StoreException.class,
+                () -> m.getReplicaList(k("o0")));
+        assertEquals(ErrorCode.OBJECT_NOT_FOUND, miss.errorCode());
+        assertEquals(0, m.removeByRegex("default", java.util.regex.Pattern.compile("o[0-9]"), true),
+                "o0..o9 are gone, so nothing matches");
+        f.put("o0", BLOCK, ReplicateConfig.builder().softPin(SoftPinAction.PRESERVE).build());
+        assertTrue(m.exists(k("o0")));
+        assertEquals(0, view("o0").softPinDeadlineMs(), "a new object: nothing of the evicted one carries over");
+    }
+
     @Test
     void readsRefreshLeasesSoRecentlyReadObjectsStay() {
         fill(0, 95, ReplicateConfig.DEFAULT);
@@ -174,5 +193,33 @@ class EvictionTest {
         }
         g.master.runEvictionRound();
         assertEquals(95, g.master.stats().objects());
+    }
+
+    /** Policies plan over snapshots; a read that cannot extend the lease (a shorter TTL now) still renews it. */
+    @Test
+    void aCandidateViewShowsEveryReadEvenOneThatDoesNotExtendTheLease() {
+        f.put("x", BLOCK);
+        f.clock.advance(5);
+        m.getReplicaList(k("x")); // lease: now + 10 s
+        long leaseAfterFirstRead = view("x").leaseExpiresAtMs();
+        m.update(MasterSettings.DEFAULTS.withLeaseTtl(1_000));
+        f.clock.advance(5);
+        m.getReplicaList(k("x")); // now + 1 s is earlier: the lease stays
+        CandidateView v = view("x");
+        assertEquals(leaseAfterFirstRead, v.leaseExpiresAtMs(), "a lease only extends");
+        assertEquals(2, v.hitCount());
+        assertEquals(f.clock.millis(), v.lastAccessMs());
+    }
+
+    private CandidateView view(String key) {
+        for (var g : m.index.groups()) {
+            for (Iterator<CandidateView> it = g.inLeaseOrder(); it.hasNext();) {
+                CandidateView c = it.next();
+                if (c.key().equals(k(key))) {
+                    return c;
+                }
+            }
+        }
+        throw new AssertionError(key + " is not a candidate");
     }
 }
