@@ -16,30 +16,65 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Up to {@code max} connections to one peer, each used by one transfer at a time. A connection
  * that saw an error is closed, never reused, so a broken stream cannot desynchronize later frames.
+ *
+ * <p>Timeouts: a transfer stamps its connection with a deadline, and one periodic sweep per peer
+ * (every quarter of the timeout, 10 ms to 1 s) closes connections past theirs, which fails the
+ * blocked call. A timer task per request woke the timer thread on every request, a thread
+ * hand-off per 64 KiB put; a stamp is one volatile write. A transfer fails at most a quarter of
+ * the timeout late.
  */
 final class PeerConnections implements AutoCloseable {
     private static final AtomicLong REQUEST_IDS = new AtomicLong();
     /** Large enough for a whole chunk in flight, so one request costs few system calls. */
     static final int SOCKET_BUFFER = 4 << 20;
 
-    private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "mooncake-tcp-deadlines");
+    private static final ScheduledExecutorService SWEEPER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "mooncake-tcp-timeouts");
         t.setDaemon(true);
         return t;
     });
 
+    /** A connection and the deadline of the transfer using it (0 while idle). */
+    private static final class Connection {
+        final SocketChannel channel;
+        volatile long deadlineNanos;
+        volatile boolean timedOut;
+
+        Connection(SocketChannel channel) {
+            this.channel = channel;
+        }
+    }
+
     private final InetSocketAddress peer;
     private final long ioTimeoutMs;
     private final Semaphore permits;
-    private final ConcurrentLinkedQueue<SocketChannel> idle = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Connection> idle = new ConcurrentLinkedQueue<>();
     /** Every connection, idle or busy, so that closing ends transfers in flight too. */
-    private final java.util.Set<SocketChannel> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Set<Connection> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final ScheduledFuture<?> sweep;
     private volatile boolean closed;
 
     PeerConnections(InetSocketAddress peer, int max, long ioTimeoutMs) {
         this.peer = peer;
         this.ioTimeoutMs = ioTimeoutMs;
         this.permits = new Semaphore(max);
+        long period = Math.clamp(ioTimeoutMs / 4, 10, 1_000);
+        this.sweep = SWEEPER.scheduleWithFixedDelay(this::closeOverdue, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    private void closeOverdue() {
+        long now = System.nanoTime();
+        for (Connection c : open) {
+            long deadline = c.deadlineNanos;
+            if (deadline != 0 && now - deadline > 0) {
+                c.timedOut = true;
+                try {
+                    c.channel.close();
+                } catch (IOException ignored) {
+                    // closing is all we want
+                }
+            }
+        }
     }
 
     /**
@@ -48,16 +83,17 @@ final class PeerConnections implements AutoCloseable {
      */
     void transfer(byte op, String segment, long offset, MemorySegment local) throws IOException, InterruptedException {
         permits.acquire();
-        SocketChannel ch = null;
-        ScheduledFuture<?> deadline = null;
+        Connection c = null;
         try {
-            ch = idle.poll();
-            if (ch == null) {
-                ch = SocketChannel.open();
-                open.add(ch);
+            c = idle.poll();
+            if (c == null) {
+                c = new Connection(SocketChannel.open());
+                open.add(c);
+                SocketChannel ch = c.channel;
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ch.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
                 ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
+                c.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ioTimeoutMs);
                 ch.connect(peer);
                 if (ch.getLocalAddress().equals(ch.getRemoteAddress())) {
                     // TCP "simultaneous open" with itself: the peer's (ephemeral) port is closed and
@@ -65,14 +101,8 @@ final class PeerConnections implements AutoCloseable {
                     throw new java.net.ConnectException("connection refused by " + peer + " (self-connect)");
                 }
             }
-            SocketChannel doomed = ch;
-            deadline = DEADLINES.schedule(() -> {
-                try {
-                    doomed.close();
-                } catch (IOException ignored) {
-                    // closing is all we want
-                }
-            }, ioTimeoutMs, TimeUnit.MILLISECONDS);
+            SocketChannel ch = c.channel;
+            c.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ioTimeoutMs);
             long id = REQUEST_IDS.incrementAndGet();
             Wire.writeRequest(ch, new Wire.Request(op, id, segment, offset, local.byteSize()));
             if (op == Wire.WRITE) {
@@ -89,26 +119,25 @@ final class PeerConnections implements AutoCloseable {
             if (op == Wire.READ) {
                 Wire.receive(ch, local);
             }
-            if (!deadline.cancel(false)) {
+            c.deadlineNanos = 0;
+            if (c.timedOut) {
                 throw new IOException("transfer of " + local.byteSize() + " bytes with " + peer + " timed out");
             }
             if (closed) {
-                open.remove(ch);
+                open.remove(c);
                 ch.close();
             } else {
-                idle.add(ch);
+                idle.add(c);
             }
-            ch = null;
+            c = null;
         } catch (java.nio.channels.AsynchronousCloseException e) {
-            throw new IOException("transfer of " + local.byteSize() + " bytes with " + peer + " timed out after "
-                    + ioTimeoutMs + " ms", e);
+            throw new IOException(c != null && c.timedOut
+                    ? "transfer of " + local.byteSize() + " bytes with " + peer + " timed out after " + ioTimeoutMs + " ms"
+                    : "transfer with " + peer + " ended: the tcp transport was closed", e);
         } finally {
-            if (deadline != null) {
-                deadline.cancel(false);
-            }
-            if (ch != null) {
-                open.remove(ch);
-                ch.close();
+            if (c != null) {
+                open.remove(c);
+                c.channel.close();
             }
             permits.release();
         }
@@ -117,9 +146,10 @@ final class PeerConnections implements AutoCloseable {
     @Override
     public void close() throws IOException {
         closed = true;
+        sweep.cancel(false);
         idle.clear();
-        for (SocketChannel ch : open) {
-            ch.close();
+        for (Connection c : open) {
+            c.channel.close();
         }
     }
 }

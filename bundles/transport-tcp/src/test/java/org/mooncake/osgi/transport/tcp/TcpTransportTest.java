@@ -117,4 +117,23 @@ class TcpTransportTest {
             assertTrue(one(TransferOp.READ, arena.allocate(16), endpoint, 0).completed(), "served after hostile frame " + i);
         }
     }
+
+    /** A peer that accepts and then says nothing: the transfer fails as timed out, and the next one too. */
+    @Test
+    void aSilentPeerFailsTheTransferAtTheTimeout() throws IOException {
+        try (java.nio.channels.ServerSocketChannel silent = java.nio.channels.ServerSocketChannel.open();
+                TcpTransport impatient = new TcpTransport(TcpTransport.loopback(1, 1 << 20, 200))) {
+            silent.bind(new InetSocketAddress("127.0.0.1", 0), 8);
+            SegmentEndpoint mute = new SegmentEndpoint("tcp", "127.0.0.1:" + silent.socket().getLocalPort(), "seg");
+            for (int attempt = 0; attempt < 2; attempt++) {
+                long start = System.nanoTime();
+                TransferStatus s = impatient.submit(List.of(new TransferRequest(TransferOp.READ, arena.allocate(10), mute, 0)))
+                        .toCompletableFuture().join().getFirst();
+                long tookMs = (System.nanoTime() - start) / 1_000_000;
+                assertFalse(s.completed());
+                assertTrue(s.error().contains("timed out"), s.error());
+                assertTrue(tookMs >= 200, "not before the timeout: " + tookMs + " ms");
+            }
+        }
+    }
 }

@@ -44,13 +44,23 @@ final class ScopePlanner {
         this.tree = tree;
         this.request = request;
         this.ranking = ranking;
-        this.score = ranking.score(request);
+        this.score = tree.hasQuotas() ? oncePerCandidate(ranking.score(request)) : ranking.score(request);
         ToDoubleFunction<CandidateView> s = score;
         Comparator<CandidateView> tie = ranking.tieBreak();
         this.order = (a, b) -> {
             int c = Double.compare(s.applyAsDouble(b), s.applyAsDouble(a));
             return c != 0 ? c : tie.compare(a, b);
         };
+    }
+
+    /**
+     * With quotas, a candidate of an over-quota scope is ranked twice in a pass, for its scope's
+     * share and again by the root. A ranking may learn from what it scores (cost-aware counts
+     * residents), so each candidate is scored once and its score remembered for the pass.
+     */
+    private static ToDoubleFunction<CandidateView> oncePerCandidate(ToDoubleFunction<CandidateView> score) {
+        Map<CandidateView, Double> seen = new java.util.IdentityHashMap<>();
+        return c -> seen.computeIfAbsent(c, score::applyAsDouble);
     }
 
     Iterator<CandidateView> plan() {

@@ -136,6 +136,10 @@ record ScopeTree(List<ScopeLevel> levels, String ranking, List<Quota> quotas, in
         return out.toString();
     }
 
+    boolean hasQuotas() {
+        return !quotas.isEmpty();
+    }
+
     /** The quota of the scope at {@code path}, the first matching entry; NaN when none. */
     double quotaOf(List<String> path) {
         for (Quota q : quotas) {

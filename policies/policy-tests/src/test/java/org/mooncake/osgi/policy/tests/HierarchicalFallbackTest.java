@@ -126,4 +126,35 @@ class HierarchicalFallbackTest {
         assertTrue(!s.has("o0") && s.has("o" + 100), "not lease order");
         assertTrue(p.describe().contains("lease order in use"), p.describe());
     }
+
+    /** A ranking may learn from what it scores (cost-aware counts residents): with quotas, once per candidate and pass. */
+    @Test
+    void withQuotasEveryCandidateIsScoredOncePerPass() {
+        java.util.Map<ObjectKey, Integer> scored = new java.util.concurrent.ConcurrentHashMap<>();
+        HierarchicalPolicy tree = HierarchicalPolicy.of(new String[] {"tenant"}, "counting", new String[] {"tenant=acme=0.3"});
+        tree.addRanking(new org.mooncake.osgi.store.spi.eviction.CandidateRanking() {
+            @Override
+            public String name() {
+                return "counting";
+            }
+
+            @Override
+            public java.util.function.ToDoubleFunction<org.mooncake.osgi.store.spi.eviction.CandidateView> score(
+                    org.mooncake.osgi.store.spi.eviction.EvictionRequest request) {
+                return c -> {
+                    scored.merge(c.key(), 1, Integer::sum);
+                    return -c.leaseExpiresAtMs();
+                };
+            }
+        });
+        VirtualStore s = new VirtualStore(CAPACITY, tree);
+        int othersEnd = fill(s, "zeta", 0.25, KV, 0);
+        s.advance(10_000);
+        fill(s, "acme", 0.95, KV, othersEnd);
+        s.advance(60_000);
+        s.master.runEvictionRound();
+        assertTrue(scored.keySet().stream().anyMatch(k -> k.tenant().equals("acme")), "acme's share was ranked");
+        assertTrue(scored.keySet().stream().anyMatch(k -> k.tenant().equals("zeta")), "the root ranked the rest");
+        assertEquals(1, scored.values().stream().mapToInt(Integer::intValue).max().orElseThrow(), "scored twice");
+    }
 }
