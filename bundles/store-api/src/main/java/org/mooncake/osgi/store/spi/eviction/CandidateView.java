@@ -5,9 +5,10 @@ import org.mooncake.osgi.store.api.ObjectKey;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
- * A read-only view of one eviction candidate: what the object was when it was last written,
- * read or leased. The view never changes; the object may (a read or a new version gives it a
- * new view) while a policy plans, which is why the master re-validates every victim.
+ * A read-only view of one eviction candidate. {@link #leaseExpiresAtMs()} is fixed for the
+ * life of the view (it is the index's sort key; a new lease or version gives a new view); last
+ * access and hit count may advance while a policy plans, which is why the master re-validates
+ * every victim.
  */
 @ProviderType
 public interface CandidateView {

@@ -5,10 +5,11 @@ import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 
 /**
- * An object's place in the candidate index and the view policies plan over: a snapshot of the
- * object taken under its shard lock. Every change a policy could see (a read, a lease, a new
- * version) replaces the entry, so a view never changes and planning reads only the entry, not
- * the object's metadata: one cache line per candidate fewer on a scan of 10^5 candidates.
+ * An object's place in the candidate index and the view policies plan over: a copy of what a
+ * policy reads, taken under the object's shard lock, so that planning never touches the
+ * object's metadata (one cache line per candidate fewer on a scan of 10^5 candidates). A new
+ * lease or a new version replaces the entry (the lease is the sort key); a read that leaves
+ * the lease as it is (several in one millisecond) updates last access and hit count in place.
  */
 final class IndexEntry implements CandidateView {
     final ObjectMeta meta;
@@ -21,8 +22,8 @@ final class IndexEntry implements CandidateView {
     private final String groupId;
     private final long softPinDeadlineMs;
     private final long putTimeMs;
-    private final long lastAccessMs;
-    private final long hits;
+    private volatile long lastAccessMs;
+    private volatile long hits;
 
     IndexEntry(ObjectMeta meta, CandidateIndex.Group group) {
         this.meta = meta;
@@ -37,6 +38,12 @@ final class IndexEntry implements CandidateView {
         this.putTimeMs = meta.putTimeMs;
         this.lastAccessMs = meta.lastAccessMs;
         this.hits = meta.hits;
+    }
+
+    /** A read that kept the lease. Caller holds the shard lock. */
+    void touched(long lastAccessMs, long hits) {
+        this.lastAccessMs = lastAccessMs;
+        this.hits = hits;
     }
 
     @Override

@@ -163,7 +163,7 @@ public final class StoreMaster implements MasterService {
         s.retire();
         int lost = 0;
         for (Shard shard : shards) {
-            shard.lock.lock();
+            shard.lock();
             try {
                 for (ObjectMeta m : shard.objects.snapshot()) {
                     if (m.pending != null && m.pending.uses(s)) {
@@ -183,7 +183,7 @@ public final class StoreMaster implements MasterService {
                     }
                 }
             } finally {
-                shard.lock.unlock();
+                shard.unlock();
             }
         }
         segments.drop(s);
@@ -222,7 +222,7 @@ public final class StoreMaster implements MasterService {
         }
         long now = now();
         Shard shard = shardOf(key);
-        shard.lock.lock();
+        shard.lock();
         try {
             ObjectMeta m = shard.objects.get(key);
             if (m != null && m.pending != null) {
@@ -259,7 +259,7 @@ public final class StoreMaster implements MasterService {
             pendingPuts.put(key, now);
             return new PutTicket(putId, replicas.stream().map(Replica::location).toList());
         } finally {
-            shard.lock.unlock();
+            shard.unlock();
         }
     }
 
@@ -298,7 +298,7 @@ public final class StoreMaster implements MasterService {
         long now = now();
         MasterSettings cfg = settings;
         Shard shard = shardOf(key);
-        shard.lock.lock();
+        shard.lock();
         try {
             ObjectMeta m = pendingOf(shard, clientId, key, putId);
             if (m.pendingAborted) {
@@ -334,7 +334,7 @@ public final class StoreMaster implements MasterService {
                 }
             }
         } finally {
-            shard.lock.unlock();
+            shard.unlock();
         }
     }
 
@@ -343,11 +343,11 @@ public final class StoreMaster implements MasterService {
         requireClient(clientId);
         StoreException.require(key != null, "key is required");
         Shard shard = shardOf(key);
-        shard.lock.lock();
+        shard.lock();
         try {
             revokePending(shard, pendingOf(shard, clientId, key, putId));
         } finally {
-            shard.lock.unlock();
+            shard.unlock();
         }
     }
 
@@ -357,7 +357,7 @@ public final class StoreMaster implements MasterService {
     public ReadLease getReplicaList(ObjectKey key) {
         StoreException.require(key != null, "key is required");
         Shard shard = shardOf(key);
-        shard.lock.lock();
+        shard.lock();
         try {
             ObjectMeta m = readable(shard, key);
             long previousAccess = m.lastAccessMs;
@@ -374,7 +374,7 @@ public final class StoreMaster implements MasterService {
             return new ReadLease(v.sizeBytes(), v.crc32c(), v.config().dataType(),
                     v.replicas().stream().map(Replica::location).toList(), m.leaseExpiresAtMs);
         } finally {
-            shard.lock.unlock();
+            shard.unlock();
         }
     }
 
@@ -395,22 +395,27 @@ public final class StoreMaster implements MasterService {
     }
 
     /**
-     * A lease only ever extends. The index entry is renewed even when it does not (a shorter
-     * TTL since), because the entry is the planner's snapshot of the last access and hit count.
-     * Caller holds the shard lock.
+     * A lease only ever extends. A longer one re-indexes the object (the lease is the index's
+     * sort key); otherwise (reads within one millisecond, or a shorter TTL since) the entry
+     * takes the new last access and hit count in place. Caller holds the shard lock.
      */
     private void grantLease(ObjectMeta m) {
         long now = now();
+        long until = now + settings.defaultLeaseTtlMs();
         m.lastAccessMs = now;
-        m.leaseExpiresAtMs = Math.max(m.leaseExpiresAtMs, now + settings.defaultLeaseTtlMs());
-        index.update(m);
+        if (until > m.leaseExpiresAtMs) {
+            m.leaseExpiresAtMs = until;
+            index.update(m);
+        } else if (m.indexEntry != null) {
+            m.indexEntry.touched(now, m.hits);
+        }
     }
 
     @Override
     public boolean exists(ObjectKey key) {
         StoreException.require(key != null, "key is required");
         Shard shard = shardOf(key);
-        shard.lock.lock();
+        shard.lock();
         try {
             ObjectMeta m = shard.objects.get(key);
             if (m == null || !m.readable()) {
@@ -419,7 +424,7 @@ public final class StoreMaster implements MasterService {
             grantLease(m);
             return true;
         } finally {
-            shard.lock.unlock();
+            shard.unlock();
         }
     }
 
@@ -427,7 +432,7 @@ public final class StoreMaster implements MasterService {
     public Optional<ObjectInfo> queryKey(ObjectKey key) {
         StoreException.require(key != null, "key is required");
         Shard shard = shardOf(key);
-        shard.lock.lock();
+        shard.lock();
         try {
             ObjectMeta m = shard.objects.get(key);
             if (m == null) {
@@ -440,7 +445,7 @@ public final class StoreMaster implements MasterService {
                     m.hardPinned, m.hits, v.config().recomputeCostMs(), v.config().groupId(),
                     v.replicas().stream().map(Replica::location).toList()));
         } finally {
-            shard.lock.unlock();
+            shard.unlock();
         }
     }
 
@@ -450,7 +455,7 @@ public final class StoreMaster implements MasterService {
     public void remove(ObjectKey key, boolean force) {
         StoreException.require(key != null, "key is required");
         Shard shard = shardOf(key);
-        shard.lock.lock();
+        shard.lock();
         try {
             ObjectMeta m = shard.objects.get(key);
             if (m == null) {
@@ -458,7 +463,7 @@ public final class StoreMaster implements MasterService {
             }
             removeLocked(shard, m, force);
         } finally {
-            shard.lock.unlock();
+            shard.unlock();
         }
     }
 
@@ -511,7 +516,7 @@ public final class StoreMaster implements MasterService {
     private int removeMatching(String tenant, Predicate<String> keyMatches, boolean force) {
         int removed = 0;
         for (Shard shard : shards) {
-            shard.lock.lock();
+            shard.lock();
             try {
                 for (ObjectMeta m : shard.objects.snapshot()) {
                     if (m.key.tenant().equals(tenant) && m.readable() && keyMatches.test(m.key.key())) {
@@ -524,7 +529,7 @@ public final class StoreMaster implements MasterService {
                     }
                 }
             } finally {
-                shard.lock.unlock();
+                shard.unlock();
             }
         }
         return removed;
@@ -539,7 +544,7 @@ public final class StoreMaster implements MasterService {
     Version evictIfStillEligible(IndexEntry planned, long now, boolean softPinnedAllowed) {
         ObjectMeta m = planned.meta;
         Shard shard = shardOf(m.hash);
-        shard.lock.lock();
+        shard.lock();
         try {
             // The planned entry is still the object's entry only while this meta is the live one
             // (every path that drops a meta first takes it out of the index), so no map look-up.
@@ -558,7 +563,7 @@ public final class StoreMaster implements MasterService {
             // left vacant in its shard's table, which sweeps it later (see KeyTable): cheaper here
             return v;
         } finally {
-            shard.lock.unlock();
+            shard.unlock();
         }
     }
 
@@ -585,7 +590,7 @@ public final class StoreMaster implements MasterService {
 
     private void reclaimAbandonedPut(ObjectKey key, long startMs) {
         Shard shard = shardOf(key);
-        shard.lock.lock();
+        shard.lock();
         try {
             ObjectMeta m = shard.objects.get(key);
             if (m != null && m.pending != null && m.pending.startMs() == startMs) {
@@ -593,7 +598,7 @@ public final class StoreMaster implements MasterService {
                 revokePending(shard, m);
             }
         } finally {
-            shard.lock.unlock();
+            shard.unlock();
         }
     }
 
