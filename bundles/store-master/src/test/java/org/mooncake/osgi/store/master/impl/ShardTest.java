@@ -3,9 +3,12 @@ package org.mooncake.osgi.store.master.impl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.Collections;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -15,33 +18,27 @@ class ShardTest {
     private long counter; // guarded by the shard under test
 
     @RepeatedTest(5)
-    void threadsThatContendNeverOverlap() throws InterruptedException {
+    void threadsThatContendNeverOverlap() throws Exception {
         Shard shard = new Shard();
         int threads = 4;
         int rounds = 50_000;
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            workers.add(Thread.ofPlatform().start(() -> {
+        CyclicBarrier together = new CyclicBarrier(threads);
+        Callable<Void> worker = () -> {
+            together.await();
+            for (int i = 0; i < rounds; i++) {
+                shard.lock();
                 try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
+                    counter++; // a lost update shows a broken exclusion
+                } finally {
+                    shard.unlock();
                 }
-                for (int i = 0; i < rounds; i++) {
-                    shard.lock();
-                    try {
-                        counter++; // a lost update shows a broken exclusion
-                    } finally {
-                        shard.unlock();
-                    }
-                }
-            }));
-        }
-        start.countDown();
-        for (Thread w : workers) {
-            w.join();
+            }
+            return null;
+        };
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            for (Future<Void> f : pool.invokeAll(Collections.nCopies(threads, worker))) {
+                f.get();
+            }
         }
         assertEquals((long) threads * rounds, counter);
     }
