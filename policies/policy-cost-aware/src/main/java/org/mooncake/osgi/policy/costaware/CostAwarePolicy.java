@@ -107,7 +107,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
 
     @Override
     public void written(CandidateView object, long nowMs) {
-        GhostList.Ghost g = ghosts.take(object.key());
+        GhostList.Ghost g = ghosts.take(object.keyHash());
         if (g != null) {
             model.recordReturn(g.type(), g.objectClass(), nowMs - g.lastAccessMs(), g.idleAtEvictionMs());
             groups.hit(object.groupId(), nowMs);
@@ -121,7 +121,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         int cls = classOf(object);
         model.recordEviction(object.dataType(), cls, idle);
         if (settings.ghostEntries() > 0) {
-            ghosts.add(object.key(), new GhostList.Ghost(object.dataType(), cls, object.lastAccessMs(), idle));
+            ghosts.add(object.keyHash(), new GhostList.Ghost(object.dataType(), cls, object.lastAccessMs(), idle));
         }
     }
 

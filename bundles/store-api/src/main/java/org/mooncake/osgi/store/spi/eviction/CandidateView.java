@@ -15,6 +15,14 @@ public interface CandidateView {
     ObjectKey key();
 
     /**
+     * {@code key().hashCode()}, which the master keeps at hand: a policy that remembers keys by
+     * hash (a ghost list) then need not read the key at all.
+     */
+    default int keyHash() {
+        return key().hashCode();
+    }
+
+    /**
      * A number unique to this version of the object, increasing in put-end order: a
      * deterministic tie-break that costs less than comparing keys.
      */

@@ -52,6 +52,11 @@ final class IndexEntry implements CandidateView {
     }
 
     @Override
+    public int keyHash() {
+        return meta.hash;
+    }
+
+    @Override
     public long sequence() {
         return sequence;
     }
