@@ -17,8 +17,9 @@ import org.mooncake.osgi.store.api.ObjectKey;
  * objects leave when a look-up meets one, when a rehash passes over them (a shard holds about
  * a thousand objects, so a rehash takes microseconds), or when removed explicitly. Removals
  * leave tombstones, also swept by rehashing, when live entries, vacant ones and tombstones
- * together pass the load limit; so the table holds at most about as many vacant objects as
- * live ones.
+ * together pass the load limit. So a shard never holds more objects, live or vacant, than two
+ * thirds of its table, whose size follows the most live objects it has held; a vacant object
+ * keeps its key and a few fields, not its version or blocks.
  *
  * <p>Not thread-safe: guarded by the shard lock like the objects it holds.
  */
