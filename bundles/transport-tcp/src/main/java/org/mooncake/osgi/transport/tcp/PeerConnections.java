@@ -104,10 +104,8 @@ final class PeerConnections implements AutoCloseable {
             SocketChannel ch = c.channel;
             c.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ioTimeoutMs);
             long id = REQUEST_IDS.incrementAndGet();
-            Wire.writeRequest(ch, new Wire.Request(op, id, segment, offset, local.byteSize()));
-            if (op == Wire.WRITE) {
-                Wire.send(ch, local);
-            }
+            Wire.writeRequest(ch, new Wire.Request(op, id, segment, offset, local.byteSize()),
+                    op == Wire.WRITE ? local : null);
             int status = Wire.readResponse(ch, id, local.byteSize());
             if (status != Wire.OK) {
                 throw new IOException(switch (status) {

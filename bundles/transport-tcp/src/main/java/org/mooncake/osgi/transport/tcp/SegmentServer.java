@@ -111,8 +111,7 @@ final class SegmentServer implements AutoCloseable {
                         Wire.receive(ch, target);
                         Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length());
                     } else {
-                        Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length());
-                        Wire.send(ch, target);
+                        Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length(), target);
                     }
                 } finally {
                     if (held) {

@@ -38,11 +38,31 @@ final class Wire {
     }
 
     static void writeRequest(SocketChannel ch, Request r) throws IOException {
+        writeRequest(ch, r, null);
+    }
+
+    /** The request and, for a WRITE, its payload in one gathering write: one system call for both when they fit. */
+    static void writeRequest(SocketChannel ch, Request r, MemorySegment payload) throws IOException {
         byte[] name = r.segment.getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(REQUEST_HEADER + name.length);
         b.putInt(MAGIC).put(VERSION).put(r.op).putShort((short) name.length).putLong(r.requestId).putLong(r.offset)
                 .putLong(r.length).put(name).flip();
-        writeFully(ch, b);
+        writeWith(ch, b, payload);
+    }
+
+    /** {@code head}, then {@code payload} (if any) gathered with it while it fits a ByteBuffer. */
+    private static void writeWith(SocketChannel ch, ByteBuffer head, MemorySegment payload) throws IOException {
+        if (payload == null || payload.byteSize() > Integer.MAX_VALUE) {
+            writeFully(ch, head);
+            if (payload != null) {
+                send(ch, payload);
+            }
+            return;
+        }
+        ByteBuffer[] both = {head, payload.asByteBuffer()};
+        while (both[1].hasRemaining()) {
+            ch.write(both);
+        }
     }
 
     /** Reads a request header; throws {@link ProtocolException} on anything malformed. */
@@ -71,9 +91,15 @@ final class Wire {
     }
 
     static void writeResponse(SocketChannel ch, int status, long requestId, long length) throws IOException {
+        writeResponse(ch, status, requestId, length, null);
+    }
+
+    /** The response and, for a READ, its payload in one gathering write. */
+    static void writeResponse(SocketChannel ch, int status, long requestId, long length, MemorySegment payload)
+            throws IOException {
         ByteBuffer b = ByteBuffer.allocate(RESPONSE_HEADER);
         b.putInt(MAGIC).putInt(status).putLong(requestId).putLong(length).flip();
-        writeFully(ch, b);
+        writeWith(ch, b, payload);
     }
 
     /** Returns the status after checking the response belongs to {@code requestId}. */
