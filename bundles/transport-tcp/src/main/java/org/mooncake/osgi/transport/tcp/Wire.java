@@ -37,10 +37,6 @@ final class Wire {
     record Request(byte op, long requestId, String segment, long offset, long length) {
     }
 
-    static void writeRequest(SocketChannel ch, Request r) throws IOException {
-        writeRequest(ch, r, null);
-    }
-
     /** The request and, for a WRITE, its payload in one gathering write: one system call for both when they fit. */
     static void writeRequest(SocketChannel ch, Request r, MemorySegment payload) throws IOException {
         byte[] name = r.segment.getBytes(StandardCharsets.UTF_8);
