@@ -178,7 +178,7 @@ public final class StoreMaster implements MasterService {
                             m.current = left;
                         }
                     }
-                    if (m.current == null && m.pending == null) {
+                    if (m.vacant()) {
                         shard.objects.remove(m);
                     }
                 }
