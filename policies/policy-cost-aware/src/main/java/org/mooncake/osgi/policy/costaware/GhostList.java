@@ -1,5 +1,7 @@
 package org.mooncake.osgi.policy.costaware;
 
+import java.util.concurrent.locks.ReentrantLock;
+
 import org.mooncake.osgi.store.api.ObjectDataType;
 
 /**
@@ -17,7 +19,9 @@ import org.mooncake.osgi.store.api.ObjectDataType;
  * the model then counts one return too many, no more.
  *
  * <p>Threads: {@link #add} runs on the eviction thread, {@link #take} on any thread that
- * completes a put; each stripe is guarded by its own monitor.
+ * completes a put; each stripe is guarded by its own lock. A take never waits for it: if the
+ * eviction thread holds the stripe (and may be descheduled while it does), the put goes on and
+ * the model misses one return, which is cheaper than a put stalled by a round.
  */
 final class GhostList {
     /** What the object was when it was evicted. */
@@ -38,13 +42,11 @@ final class GhostList {
         Stripe[] old = stripes;
         Stripe[] next = stripes(newCapacity);
         for (Stripe s : old) {
-            synchronized (s) {
-                s.forEachOldestFirst((h, g) -> {
-                    Stripe to = stripeOf(next, h);
-                    synchronized (to) {
-                        to.add(h, g);
-                    }
-                });
+            s.lock();
+            try {
+                s.forEachOldestFirst((h, g) -> stripeOf(next, h).locked(to -> to.add(h, g)));
+            } finally {
+                s.unlock();
             }
         }
         stripes = next; // adds and takes racing with this may be lost: ghosts are statistics
@@ -54,25 +56,44 @@ final class GhostList {
     void add(int keyHash, Ghost ghost) {
         long h = fingerprint(keyHash);
         Stripe s = stripeOf(stripes, h);
-        synchronized (s) {
+        s.lock();
+        try {
             s.add(h, ghost);
+        } finally {
+            s.unlock();
         }
     }
 
-    /** The ghost of the key with this {@code hashCode()}, removed; null when none was evicted lately. */
+    /**
+     * The ghost of the key with this {@code hashCode()}, removed; null when none was evicted
+     * lately, or when its stripe is busy (see the class comment).
+     */
     Ghost take(int keyHash) {
         long h = fingerprint(keyHash);
         Stripe s = stripeOf(stripes, h);
-        synchronized (s) {
-            return s.take(h);
+        if (!s.tryLock()) {
+            return null;
         }
+        try {
+            return s.take(h);
+        } finally {
+            s.unlock();
+        }
+    }
+
+    /** Runs {@code action} holding the stripe of {@code keyHash}, as an add does: for tests of {@link #take}. */
+    void whileStripeHeld(int keyHash, Runnable action) {
+        stripeOf(stripes, fingerprint(keyHash)).locked(s -> action.run());
     }
 
     int size() {
         int n = 0;
         for (Stripe s : stripes) {
-            synchronized (s) {
+            s.lock();
+            try {
                 n += s.live;
+            } finally {
+                s.unlock();
             }
         }
         return n;
@@ -104,7 +125,8 @@ final class GhostList {
     }
 
     /** A ring of ghosts, oldest overwritten first, and an index from fingerprint to ring position. */
-    private static final class Stripe {
+    @SuppressWarnings("serial")
+    private static final class Stripe extends ReentrantLock {
         private static final int EMPTY = -1;
         private static final int GONE = -2;
 
@@ -135,6 +157,15 @@ final class GhostList {
             slotAt = new int[slots];
             java.util.Arrays.fill(slotAt, EMPTY);
             mask = slots - 1;
+        }
+
+        void locked(java.util.function.Consumer<Stripe> action) {
+            lock();
+            try {
+                action.accept(this);
+            } finally {
+                unlock();
+            }
         }
 
         void add(long h, Ghost g) {

@@ -71,6 +71,24 @@ class GhostListTest {
         assertNull(ghosts.take(key(5000)));
     }
 
+    /** A put never waits for the eviction thread: a busy stripe makes the take miss, and the ghost stays. */
+    @Test
+    void aTakeFromABusyStripeReturnsAtOnceAndLeavesTheGhost() throws Exception {
+        GhostList ghosts = new GhostList(100);
+        ghosts.add(key(1), ghost(1));
+        GhostList.Ghost[] fromPut = {ghost(0)};
+        ghosts.whileStripeHeld(key(1), () -> {
+            Thread put = Thread.ofPlatform().start(() -> fromPut[0] = ghosts.take(key(1)));
+            try {
+                put.join(); // would never return if take waited for the stripe
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        });
+        assertNull(fromPut[0]);
+        assertEquals(ghost(1), ghosts.take(key(1)));
+    }
+
     /** The eviction thread adds while put threads take: every ghost is taken at most once. */
     @RepeatedTest(5)
     void concurrentTakesNeverShareAGhost() throws Exception {

@@ -7,9 +7,12 @@ import org.osgi.annotation.versioning.ConsumerType;
  * interface hears every event while it is bound, active or not, so a policy swapped in starts
  * warm.
  *
- * <p>The master calls these methods on the thread of the operation, while it holds the lock of
- * the object's shard: an implementation must be short, thread-safe and never block (count into
- * adders, hand anything heavier to the eviction thread). Hard-pinned objects are not reported.
+ * <p>The master calls {@link #hit} and {@link #written} on the thread of the operation, while it
+ * holds the lock of the object's shard, and {@link #evicted} on the eviction thread, holding no
+ * lock, once it has taken the object: so a new version's {@code written} may, rarely, come
+ * before the old version's {@code evicted}. An implementation must be short, thread-safe and
+ * never block (count into adders, hand anything heavier to the eviction thread). Hard-pinned
+ * objects are not reported.
  */
 @ConsumerType
 public interface AccessObserver {

@@ -15,9 +15,10 @@ import org.mooncake.osgi.store.spi.eviction.Candidates;
 
 /**
  * Evictable objects by (tenant, data type), each group sorted by lease. Writers change an
- * object's entry while holding its shard lock; the eviction thread iterates without any lock
- * (the skip lists are weakly consistent), so a round never stalls puts and gets and reads only
- * the prefix it needs instead of scanning every object.
+ * object's entry while holding its shard lock; the eviction thread iterates and takes victims
+ * without any lock (the skip lists are weakly consistent; see {@link ObjectMeta#claim}), so a
+ * round never stalls puts and gets and reads only the prefix it needs instead of scanning every
+ * object.
  */
 final class CandidateIndex {
     private record GroupKey(String tenant, ObjectDataType type) {
@@ -71,29 +72,47 @@ final class CandidateIndex {
 
     private final ConcurrentMap<GroupKey, Group> groups = new ConcurrentHashMap<>();
 
-    /** Puts {@code meta} into the index with its current lease, replacing its old entry. Caller holds the shard lock. */
-    void update(ObjectMeta meta) {
-        remove(meta);
+    /**
+     * Detaches {@code meta}'s entry and indexes its current version with its current lease;
+     * returns what {@link ObjectMeta#detach} returned (EVICTED: the object is gone and nothing
+     * was indexed). Caller holds the shard lock.
+     */
+    IndexEntry update(ObjectMeta meta) {
+        IndexEntry old = withdraw(meta);
+        if (old != IndexEntry.EVICTED) {
+            publish(meta);
+        }
+        return old;
+    }
+
+    /** Indexes the current version of a detached {@code meta} unless it is hard pinned. Caller holds the shard lock. */
+    void publish(ObjectMeta meta) {
         if (meta.readable() && !meta.hardPinned) {
-            Group g = groups.computeIfAbsent(new GroupKey(meta.key.tenant(), meta.dataType()), Group::new);
+            Group g = groups.computeIfAbsent(new GroupKey(meta.key.tenant(), meta.current().config().dataType()),
+                    Group::new);
             IndexEntry e = new IndexEntry(meta, g);
             g.entries.add(e);
             g.count.incrementAndGet();
             g.bytes.addAndGet(e.sizeBytes());
-            meta.indexEntry = e;
+            meta.publish(e);
         }
     }
 
-    /** Takes {@code meta} out of the index. Caller holds the shard lock. */
-    void remove(ObjectMeta meta) {
-        IndexEntry old = meta.indexEntry;
-        if (old != null) {
-            Group g = old.group;
-            if (g.entries.remove(old)) {
-                g.count.decrementAndGet();
-                g.bytes.addAndGet(-old.sizeBytes());
-            }
-            meta.indexEntry = null;
+    /** Detaches {@code meta}'s entry and takes it out of the index; returns what detach returned. Caller holds the shard lock. */
+    IndexEntry withdraw(ObjectMeta meta) {
+        IndexEntry old = meta.detach();
+        if (old != null && old != IndexEntry.EVICTED) {
+            forget(old);
+        }
+        return old;
+    }
+
+    /** Takes an entry out of its group: by its detacher, or by the evictor that claimed it. */
+    void forget(IndexEntry e) {
+        Group g = e.group;
+        if (g.entries.remove(e)) {
+            g.count.decrementAndGet();
+            g.bytes.addAndGet(-e.sizeBytes());
         }
     }
 

@@ -91,7 +91,7 @@ final class Evictor {
             while (victims.bytes < targetBytes && plan.hasNext()) {
                 CandidateView v = plan.next();
                 if (v instanceof IndexEntry e && request.eligible(v)) {
-                    Version gone = master.evictIfStillEligible(e, now, request.softPinnedAllowed());
+                    Version gone = master.evict(e, now, request.softPinnedAllowed());
                     if (gone != null) {
                         victims.add(gone);
                     }

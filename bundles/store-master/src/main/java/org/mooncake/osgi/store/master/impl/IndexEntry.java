@@ -10,10 +10,16 @@ import org.mooncake.osgi.store.spi.eviction.CandidateView;
  * object's metadata (one cache line per candidate fewer on a scan of 10^5 candidates). A new
  * lease or a new version replaces the entry (the lease is the sort key); a read that leaves
  * the lease as it is (several in one millisecond) updates last access and hit count in place.
+ * The entry is also the evictor's ticket: see {@link ObjectMeta#claim}.
  */
 final class IndexEntry implements CandidateView {
+    /** Marks an object the evictor has taken; never in the index, never shown to a policy. */
+    static final IndexEntry EVICTED = new IndexEntry();
+
     final ObjectMeta meta;
     final CandidateIndex.Group group;
+    /** The version this entry describes: what a successful claim evicts. */
+    final Version version;
     private final long leaseExpiresAtMs;
     private final long sequence;
     private final ObjectDataType dataType;
@@ -25,15 +31,31 @@ final class IndexEntry implements CandidateView {
     private volatile long lastAccessMs;
     private volatile long hits;
 
+    private IndexEntry() {
+        this.meta = null;
+        this.group = null;
+        this.version = null;
+        this.leaseExpiresAtMs = Long.MAX_VALUE;
+        this.sequence = 0;
+        this.dataType = ObjectDataType.UNKNOWN;
+        this.sizeBytes = 0;
+        this.recomputeCostMs = 0;
+        this.groupId = null;
+        this.softPinDeadlineMs = 0;
+        this.putTimeMs = 0;
+    }
+
+    /** Snapshots {@code meta} and its current version. Caller holds the shard lock. */
     IndexEntry(ObjectMeta meta, CandidateIndex.Group group) {
         this.meta = meta;
         this.group = group;
+        this.version = meta.current();
         this.leaseExpiresAtMs = meta.leaseExpiresAtMs;
         this.sequence = meta.sequence;
-        this.dataType = meta.dataType();
-        this.sizeBytes = meta.sizeBytes();
-        this.recomputeCostMs = meta.current.config().recomputeCostMs();
-        this.groupId = meta.current.config().groupId();
+        this.dataType = version.config().dataType();
+        this.sizeBytes = version.sizeBytes();
+        this.recomputeCostMs = version.config().recomputeCostMs();
+        this.groupId = version.config().groupId();
         this.softPinDeadlineMs = meta.softPinDeadlineMs;
         this.putTimeMs = meta.putTimeMs;
         this.lastAccessMs = meta.lastAccessMs;
@@ -108,6 +130,6 @@ final class IndexEntry implements CandidateView {
 
     @Override
     public String toString() {
-        return meta.key + "@" + leaseExpiresAtMs;
+        return meta == null ? "EVICTED" : meta.key + "@" + leaseExpiresAtMs;
     }
 }

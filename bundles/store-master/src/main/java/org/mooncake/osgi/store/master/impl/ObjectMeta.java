@@ -1,18 +1,42 @@
 package org.mooncake.osgi.store.master.impl;
 
-import org.mooncake.osgi.store.api.ObjectDataType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 import org.mooncake.osgi.store.api.ObjectKey;
 
 /**
- * Everything the master knows about one key. Guarded by the lock of the shard that holds it;
- * the eviction planner reads the {@link IndexEntry} snapshot instead, never these fields.
+ * Everything the master knows about one key. Guarded by the lock of the shard that holds it,
+ * with one exception: the eviction thread takes an object without any lock, by swapping its
+ * published {@link IndexEntry} for {@link IndexEntry#EVICTED} ({@link #claim}). So a round
+ * never holds a lock that a put or get waits for, however long the round thread is
+ * descheduled. Every path that changes the readable version or its lease first {@link #detach
+ * detaches} the entry under the shard lock; from then until it publishes a new one the object
+ * is out of the evictor's reach, and if the evictor won the race, detach reports it and the
+ * object is gone. The planner reads the entry's snapshot, never these fields.
  */
 final class ObjectMeta {
+    private static final VarHandle INDEX_ENTRY;
+    private static final VarHandle CURRENT;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            INDEX_ENTRY = l.findVarHandle(ObjectMeta.class, "indexEntry", IndexEntry.class);
+            CURRENT = l.findVarHandle(ObjectMeta.class, "current", Version.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     final ObjectKey key;
     /** The key's hash, kept so that dropping a known object never reads the key again. */
     final int hash;
-    /** The readable version; null until the first put-end. */
-    Version current;
+    /**
+     * The readable version; null until the first put-end. Volatile because the evictor clears it
+     * after a claim (so an evicted object keeps no version); use {@link #readable()} to ask.
+     */
+    private volatile Version current;
     /** A put in progress (a first put, or an upsert over {@link #current}). */
     Version pending;
     /**
@@ -29,28 +53,71 @@ final class ObjectMeta {
     long lastAccessMs;
     long hits;
     boolean hardPinned;
-    /** The entry that represents this object in the candidate index; null when not evictable. */
-    IndexEntry indexEntry;
+    /** The entry the evictor may claim; null when not evictable or detached, EVICTED once claimed. */
+    private volatile IndexEntry indexEntry;
 
     ObjectMeta(ObjectKey key) {
         this.key = key;
         this.hash = key.hashCode();
     }
 
+    /**
+     * The readable version, or null; an object the evictor has claimed is not readable even
+     * before the evictor clears the field. To keep or change the version, {@link #detach} first.
+     */
+    Version current() {
+        return indexEntry == IndexEntry.EVICTED ? null : current;
+    }
+
     boolean readable() {
-        return current != null;
+        return current() != null;
     }
 
     /** Nothing readable and no put in progress: the key is gone, though its shard's table may still hold this. */
     boolean vacant() {
-        return current == null && pending == null;
+        return pending == null && current() == null;
     }
 
-    ObjectDataType dataType() {
-        return current.config().dataType();
+    /** Sets the readable version. Caller holds the shard lock and has detached the old entry. */
+    void current(Version v) {
+        current = v;
     }
 
-    long sizeBytes() {
-        return current.sizeBytes();
+    /**
+     * Takes the published entry out of the evictor's reach and returns it (null if there was
+     * none). If the evictor claimed the object first, the version is gone: it is cleared here
+     * too and {@link IndexEntry#EVICTED} returned. Caller holds the shard lock.
+     */
+    IndexEntry detach() {
+        IndexEntry e = (IndexEntry) INDEX_ENTRY.getAndSet(this, (IndexEntry) null);
+        if (e == IndexEntry.EVICTED) {
+            current = null;
+        }
+        return e;
+    }
+
+    /** Makes {@code e} (which describes the current version) claimable. Caller holds the shard lock, detached. */
+    void publish(IndexEntry e) {
+        indexEntry = e;
+    }
+
+    /** The published entry; null when there is none (not evictable, detached) or the evictor claimed it. */
+    IndexEntry published() {
+        IndexEntry e = indexEntry;
+        return e == IndexEntry.EVICTED ? null : e;
+    }
+
+    /**
+     * The evictor's take, without a lock: succeeds only while {@code planned} is still the
+     * published entry, which means the object still has the version, lease and pin the planner
+     * saw. The version's blocks then belong to the caller.
+     */
+    boolean claim(IndexEntry planned) {
+        if (!INDEX_ENTRY.compareAndSet(this, planned, IndexEntry.EVICTED)) {
+            return false;
+        }
+        // Only this version: a writer that detached since may already have put a new one.
+        CURRENT.compareAndSet(this, planned.version, (Version) null);
+        return true;
     }
 }

@@ -14,6 +14,7 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
@@ -32,8 +33,10 @@ import org.mooncake.osgi.store.spi.eviction.AccessObserver;
  *
  * <p>Threading: each object is guarded by its shard's lock; a shard lock may be followed by a
  * segment allocator's monitor, never the reverse. The candidate index is changed only under
- * the changed object's shard lock and read lock-free by the eviction thread. Housekeeping and
- * eviction run on the caller's thread (the component's single scheduler thread).
+ * the changed object's shard lock and read lock-free by the eviction thread, which also takes
+ * its victims without a lock ({@link ObjectMeta#claim}): a round never holds what a put or get
+ * waits for. Housekeeping and eviction run on the caller's thread (the component's single
+ * scheduler thread).
  */
 public final class StoreMaster implements MasterService {
     private static final System.Logger LOG = System.getLogger(StoreMaster.class.getName());
@@ -111,12 +114,8 @@ public final class StoreMaster implements MasterService {
      * The shard takes the top bits of a Fibonacci hash, and the shard's {@link KeyTable} a
      * different mix: if both used the same bits, every key of a shard would share one probe run.
      */
-    private Shard shardOf(ObjectKey key) {
-        return shardOf(key.hashCode());
-    }
-
-    private Shard shardOf(int keyHash) {
-        return shardShift == 32 ? shards[0] : shards[(keyHash * 0x9E3779B9) >>> shardShift];
+    Shard shardOf(ObjectKey key) {
+        return shardShift == 32 ? shards[0] : shards[(key.hashCode() * 0x9E3779B9) >>> shardShift];
     }
 
     private static void requireClient(String clientId) {
@@ -169,13 +168,16 @@ public final class StoreMaster implements MasterService {
                     if (m.pending != null && m.pending.uses(s)) {
                         m.pendingAborted = true;
                     }
-                    if (m.current != null && m.current.uses(s)) {
-                        Version left = m.current.without(s);
+                    Version current = m.current();
+                    if (current != null && current.uses(s) && index.withdraw(m) != IndexEntry.EVICTED) {
+                        Version left = current.without(s);
                         if (left.replicas().isEmpty()) {
-                            discardCurrent(m);
+                            counters.stored(current.config().dataType(), current.sizeBytes(), -1);
+                            m.current(null);
                             lost++;
                         } else {
-                            m.current = left;
+                            m.current(left);
+                            index.publish(m);
                         }
                     }
                     if (m.vacant()) {
@@ -190,11 +192,18 @@ public final class StoreMaster implements MasterService {
         LOG.log(Level.INFO, "unmounted segment {0}; {1} objects lost their last replica", s.name(), lost);
     }
 
-    /** Forgets the readable version without freeing its blocks. Caller holds the shard lock. */
-    private void discardCurrent(ObjectMeta m) {
-        counters.stored(m.dataType(), m.sizeBytes(), -1);
-        index.remove(m);
-        m.current = null;
+    /**
+     * Forgets the readable version and returns it, its blocks now the caller's; null when there
+     * is none (the evictor may just have taken it). Caller holds the shard lock.
+     */
+    private Version takeCurrent(ObjectMeta m) {
+        index.withdraw(m);
+        Version v = m.current();
+        if (v != null) {
+            counters.stored(v.config().dataType(), v.sizeBytes(), -1);
+            m.current(null);
+        }
+        return v;
     }
 
     // ---- two-phase put ----
@@ -235,13 +244,13 @@ public final class StoreMaster implements MasterService {
                         now - m.pending.startMs());
                 clearPending(m);
             }
-            if (m != null && m.current != null && !upsert) {
+            if (m != null && m.readable() && !upsert) {
                 throw new StoreException(ErrorCode.OBJECT_ALREADY_EXISTS, "object " + key + " exists");
             }
             List<Replica> replicas = segments.place(sizeBytes, config.replicaCount(), config.preferredSegments(),
                     cfg.allocationStrategy());
             if (replicas.isEmpty()) {
-                if (m != null && m.current == null) {
+                if (m != null && !m.readable()) {
                     shard.objects.remove(m);
                 }
                 failedPutsNoSpace.increment();
@@ -274,7 +283,7 @@ public final class StoreMaster implements MasterService {
     private void revokePending(Shard shard, ObjectMeta m) {
         m.pending.freeAll();
         clearPending(m);
-        if (m.current == null) {
+        if (!m.readable()) {
             shard.objects.remove(m);
         }
     }
@@ -306,14 +315,13 @@ public final class StoreMaster implements MasterService {
                         "the put of " + key + " was cancelled while being written (removed, or a segment was lost); revoke it");
             }
             Version next = m.pending.withCrc(crc32c);
-            if (m.current != null) {
-                Version old = m.current;
-                discardCurrent(m);
+            Version old = takeCurrent(m);
+            if (old != null) {
                 // Readers may hold a lease on the old bytes; free them when it ends.
                 deferred.add(old, Math.max(now, m.leaseExpiresAtMs));
             }
             ReplicateConfig c = next.config();
-            m.current = next;
+            m.current(next);
             clearPending(m);
             m.sequence = versionSequence.incrementAndGet();
             m.putTimeMs = now;
@@ -327,10 +335,11 @@ public final class StoreMaster implements MasterService {
                 case PRESERVE -> { }
             }
             counters.stored(c.dataType(), next.sizeBytes(), +1);
-            index.update(m);
-            if (m.indexEntry != null) {
+            index.publish(m);
+            IndexEntry view = m.published();
+            if (view != null) {
                 for (AccessObserver o : policies.observers()) {
-                    o.written(m.indexEntry, now);
+                    o.written(view, now);
                 }
             }
         } finally {
@@ -361,16 +370,18 @@ public final class StoreMaster implements MasterService {
         try {
             ObjectMeta m = readable(shard, key);
             long previousAccess = m.lastAccessMs;
-            m.hits++;
-            grantLease(m);
-            counters.hit(m.dataType());
-            IndexEntry view = m.indexEntry;
+            if (!grantLease(m, true)) {
+                counters.miss(ObjectDataType.UNKNOWN);
+                throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + key);
+            }
+            Version v = m.current();
+            counters.hit(v.config().dataType());
+            IndexEntry view = m.published();
             if (view != null) {
                 for (AccessObserver o : policies.observers()) {
                     o.hit(view, previousAccess, m.lastAccessMs);
                 }
             }
-            Version v = m.current;
             return new ReadLease(v.sizeBytes(), v.crc32c(), v.config().dataType(),
                     v.replicas().stream().map(Replica::location).toList(), m.leaseExpiresAtMs);
         } finally {
@@ -380,12 +391,13 @@ public final class StoreMaster implements MasterService {
 
     private ObjectMeta readable(Shard shard, ObjectKey key) {
         ObjectMeta m = shard.objects.get(key);
-        if (m == null) {
-            counters.miss(org.mooncake.osgi.store.api.ObjectDataType.UNKNOWN);
+        Version pending = m == null ? null : m.pending;
+        if (m == null || !m.readable() && pending == null) { // the evictor may just have taken it
+            counters.miss(ObjectDataType.UNKNOWN);
             throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + key);
         }
         if (!m.readable()) {
-            counters.miss(m.pending.config().dataType());
+            counters.miss(pending.config().dataType());
             if (m.pendingAborted) {
                 throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + key);
             }
@@ -395,20 +407,43 @@ public final class StoreMaster implements MasterService {
     }
 
     /**
-     * A lease only ever extends. A longer one re-indexes the object (the lease is the index's
-     * sort key); otherwise (reads within one millisecond, or a shorter TTL since) the entry
-     * takes the new last access and hit count in place. Caller holds the shard lock.
+     * Leases a readable object, counting a hit if {@code read}; false if the evictor took it
+     * first. A lease only ever extends. A longer one re-indexes the object (the lease is the
+     * index's sort key), after detaching its entry so that a round cannot take it meanwhile.
+     * Otherwise (reads within one millisecond, or a shorter TTL since) the entry stays and takes
+     * the new last access and hit count in place: a round may still claim it, but only at a time
+     * past the unchanged lease, which is what it could have done before this read. Caller holds
+     * the shard lock.
      */
-    private void grantLease(ObjectMeta m) {
+    private boolean grantLease(ObjectMeta m, boolean read) {
         long now = now();
         long until = now + settings.defaultLeaseTtlMs();
+        IndexEntry entry;
+        if (until <= m.leaseExpiresAtMs) {
+            entry = m.published();
+            if (!m.readable()) {
+                return false;
+            }
+        } else {
+            entry = m.detach();
+            if (entry == IndexEntry.EVICTED) {
+                return false;
+            }
+        }
         m.lastAccessMs = now;
+        if (read) {
+            m.hits++;
+        }
         if (until > m.leaseExpiresAtMs) {
             m.leaseExpiresAtMs = until;
-            index.update(m);
-        } else if (m.indexEntry != null) {
-            m.indexEntry.touched(now, m.hits);
+            if (entry != null) {
+                index.forget(entry);
+            }
+            index.publish(m);
+        } else if (entry != null) {
+            entry.touched(now, m.hits);
         }
+        return true;
     }
 
     @Override
@@ -418,11 +453,7 @@ public final class StoreMaster implements MasterService {
         shard.lock();
         try {
             ObjectMeta m = shard.objects.get(key);
-            if (m == null || !m.readable()) {
-                return false;
-            }
-            grantLease(m);
-            return true;
+            return m != null && m.readable() && grantLease(m, false);
         } finally {
             shard.unlock();
         }
@@ -435,11 +466,12 @@ public final class StoreMaster implements MasterService {
         shard.lock();
         try {
             ObjectMeta m = shard.objects.get(key);
-            if (m == null) {
+            Version current = m == null ? null : m.current();
+            Version v = current != null ? current : m == null ? null : m.pending;
+            if (v == null) {
                 return Optional.empty();
             }
-            Version v = m.current != null ? m.current : m.pending;
-            String state = m.current != null ? "COMPLETE" : m.pendingAborted ? "CANCELLED" : "PROCESSING";
+            String state = current != null ? "COMPLETE" : m.pendingAborted ? "CANCELLED" : "PROCESSING";
             return Optional.of(new ObjectInfo(key, state, v.sizeBytes(),
                     v.config().dataType(), v.crc32c(), m.putTimeMs, m.leaseExpiresAtMs, m.softPinDeadlineMs,
                     m.hardPinned, m.hits, v.config().recomputeCostMs(), v.config().groupId(),
@@ -469,6 +501,9 @@ public final class StoreMaster implements MasterService {
 
     private void removeLocked(Shard shard, ObjectMeta m, boolean force) {
         long now = now();
+        if (m.vacant()) {
+            throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + m.key);
+        }
         if (!m.readable()) {
             if (m.pendingAborted) {
                 throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + m.key);
@@ -481,9 +516,8 @@ public final class StoreMaster implements MasterService {
             throw new StoreException(ErrorCode.OBJECT_HAS_LEASE,
                     "object " + m.key + " is leased for " + (m.leaseExpiresAtMs - now) + " ms more");
         }
-        if (m.current != null) {
-            Version v = m.current;
-            discardCurrent(m);
+        Version v = takeCurrent(m);
+        if (v != null) {
             if (m.leaseExpiresAtMs > now) {
                 deferred.add(v, m.leaseExpiresAtMs); // a reader may still be copying
             } else {
@@ -538,33 +572,30 @@ public final class StoreMaster implements MasterService {
     // ---- eviction support ----
 
     /**
-     * Removes a planned victim if it is still what the planner saw and still evictable; returns
+     * Evicts a planned victim if it is still what the planner saw and still evictable; returns
      * its version, whose blocks the caller frees (in a batch), or null when it was skipped.
+     * Takes no lock: the entry is a snapshot of the lease and pins, and the claim succeeds only
+     * while it is still the object's published entry (see {@link ObjectMeta#claim}).
      */
-    Version evictIfStillEligible(IndexEntry planned, long now, boolean softPinnedAllowed) {
-        ObjectMeta m = planned.meta;
-        Shard shard = shardOf(m.hash);
-        shard.lock();
-        try {
-            // The planned entry is still the object's entry only while this meta is the live one
-            // (every path that drops a meta first takes it out of the index), so no map look-up.
-            if (m.indexEntry != planned || m.hardPinned || m.leaseExpiresAtMs > now) {
-                return null;
-            }
-            if (m.softPinDeadlineMs > now && (!softPinnedAllowed || !settings.allowEvictSoftPinned())) {
-                return null;
-            }
-            Version v = m.current;
-            counters.evicted(v.config().dataType(), v.sizeBytes());
-            for (AccessObserver o : policies.observers()) {
-                o.evicted(planned, now);
-            }
-            discardCurrent(m);
-            // left vacant in its shard's table, which sweeps it later (see KeyTable): cheaper here
-            return v;
-        } finally {
-            shard.unlock();
+    Version evict(IndexEntry planned, long now, boolean softPinnedAllowed) {
+        if (planned.leaseExpiresAtMs() > now) {
+            return null;
         }
+        if (planned.softPinDeadlineMs() > now && (!softPinnedAllowed || !settings.allowEvictSoftPinned())) {
+            return null;
+        }
+        if (!planned.meta.claim(planned)) {
+            return null;
+        }
+        // Left in its shard's table, vacant, which sweeps it later (see KeyTable): cheaper here.
+        index.forget(planned);
+        Version v = planned.version;
+        counters.evicted(v.config().dataType(), v.sizeBytes());
+        counters.stored(v.config().dataType(), v.sizeBytes(), -1);
+        for (AccessObserver o : policies.observers()) {
+            o.evicted(planned, now);
+        }
+        return v;
     }
 
     // ---- housekeeping ----

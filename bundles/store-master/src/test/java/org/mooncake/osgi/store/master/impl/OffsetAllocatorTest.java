@@ -8,6 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.RepetitionInfo;
@@ -66,6 +71,78 @@ class OffsetAllocatorTest {
                 long off = keys.get(rnd.nextInt(keys.size()));
                 long block = live.remove(off);
                 assertEquals(block, a.free(off, block));
+            }
+            assertEquals(live.values().stream().mapToLong(Long::longValue).sum(), a.usedBytes());
+        }
+        live.forEach(a::free);
+        assertEquals(1 << 20, a.largestFreeExtent());
+    }
+
+    /** A round's batch free never waits for the monitor: with the old design this would hang. */
+    @Test
+    void aBatchFreeDoesNotWaitForAnAllocationInProgress() throws Exception {
+        OffsetAllocator a = new OffsetAllocator(1024);
+        long x = a.allocate(256);
+        long y = a.allocate(256);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread holder = Thread.ofPlatform().start(() -> {
+            synchronized (a) { // as a put's allocation does
+                held.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        held.await();
+        try (ExecutorService round = Executors.newSingleThreadExecutor()) {
+            Future<Long> freed = round.submit(() -> a.freeAll(new long[] {y, x}, new long[] {256, 256}, 2));
+            assertEquals(512, freed.get(30, TimeUnit.SECONDS), "the monitor is still held: only a hang guard");
+            assertEquals(0, a.usedBytes(), "free at once, before any allocation takes the runs");
+        } finally {
+            release.countDown();
+            holder.join();
+        }
+        assertEquals(0, a.allocate(1024), "the next allocation finds the space, joined into one extent");
+    }
+
+    /** Allocations, single frees and batch frees mixed: no overlap, exact accounting, all space back. */
+    @RepeatedTest(20)
+    void batchFreesMixWithAllocationsAndSingleFrees(RepetitionInfo rep) {
+        Random rnd = new Random(rep.getCurrentRepetition());
+        OffsetAllocator a = new OffsetAllocator(1 << 20);
+        TreeMap<Long, Long> live = new TreeMap<>();
+        for (int i = 0; i < 5000; i++) {
+            int op = live.isEmpty() ? 0 : rnd.nextInt(10);
+            if (op < 6) {
+                long size = 1 + rnd.nextInt(8_000);
+                long off = a.allocate(size);
+                if (off >= 0) {
+                    var before = live.floorEntry(off);
+                    var after = live.ceilingEntry(off);
+                    assertTrue(before == null || before.getKey() + before.getValue() <= off, "overlaps predecessor");
+                    assertTrue(after == null || off + OffsetAllocator.blockSize(size) <= after.getKey(), "overlaps successor");
+                    live.put(off, OffsetAllocator.blockSize(size));
+                }
+            } else if (op < 8) {
+                long off = new ArrayList<>(live.keySet()).get(rnd.nextInt(live.size()));
+                assertEquals(live.get(off), a.free(off, live.remove(off)));
+            } else {
+                // a batch: a stretch of neighbours, as a round's oldest victims usually are
+                List<Long> keys = new ArrayList<>(live.keySet());
+                int from = rnd.nextInt(keys.size());
+                int n = Math.min(keys.size() - from, 1 + rnd.nextInt(50));
+                long[] offsets = new long[n];
+                long[] sizes = new long[n];
+                long expected = 0;
+                for (int k = 0; k < n; k++) {
+                    offsets[k] = keys.get(from + k);
+                    sizes[k] = live.remove(offsets[k]);
+                    expected += sizes[k];
+                }
+                assertEquals(expected, a.freeAll(offsets, sizes, n));
             }
             assertEquals(live.values().stream().mapToLong(Long::longValue).sum(), a.usedBytes());
         }

@@ -1,0 +1,250 @@
+package org.mooncake.osgi.store.master.impl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mooncake.osgi.store.master.impl.MasterFixture.k;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.ObjectInfo;
+import org.mooncake.osgi.store.master.PutTicket;
+import org.mooncake.osgi.store.master.ReadLease;
+
+/**
+ * The evictor takes victims without shard locks ({@link ObjectMeta#claim}); these tests pin
+ * down who wins each race with a reader or writer, and that nothing is lost or freed twice.
+ */
+class LockFreeEvictionTest {
+    private static final int BLOCK = 1024;
+    private final MasterFixture f = new MasterFixture();
+    private final StoreMaster m = f.master;
+
+    LockFreeEvictionTest() {
+        f.mount("owner", "s1", 100 * BLOCK);
+    }
+
+    private void fill(int n) {
+        for (int i = 0; i < n; i++) {
+            f.put("o" + i, BLOCK);
+            f.clock.advance(1);
+        }
+    }
+
+    private IndexEntry entryOf(String key) {
+        ObjectMeta meta = m.shardOf(k(key)).objects.get(k(key));
+        assertNotNull(meta, key);
+        return meta.published();
+    }
+
+    /** With the old design (a shard lock per victim) this round would fail on its first victim. */
+    @Test
+    void aRoundTakesNoShardLockSoItFinishesWhileTheCallerHoldsThemAll() {
+        fill(95);
+        Set<Shard> held = new LinkedHashSet<>();
+        for (int i = 0; i < 95; i++) {
+            held.add(m.shardOf(k("o" + i)));
+        }
+        held.forEach(Shard::lock); // not reentrant: taking one of these again would throw
+        try {
+            m.runEvictionRound();
+        } finally {
+            held.forEach(Shard::unlock);
+        }
+        assertEquals(85L * BLOCK, m.stats().usedBytes());
+        assertEquals(85, m.stats().objects());
+        for (int i = 0; i < 10; i++) {
+            assertFalse(m.exists(k("o" + i)), "o" + i);
+        }
+    }
+
+    @Test
+    void aReadThatLeasesTheObjectAfterPlanningWins() {
+        fill(1);
+        f.clock.advance(20_000);
+        IndexEntry planned = entryOf("o0");
+        m.getReplicaList(k("o0"));
+        assertNull(m.evict(planned, f.clock.millis(), true), "the planner's entry is stale: the claim fails");
+        assertTrue(m.exists(k("o0")));
+        assertEquals(1, m.stats().objects());
+    }
+
+    @Test
+    void aReadThatKeepsTheLeaseLeavesTheEntryClaimable() {
+        fill(1);
+        m.getReplicaList(k("o0"));
+        IndexEntry leased = entryOf("o0");
+        m.getReplicaList(k("o0")); // same millisecond: the lease stays, the entry is updated in place
+        assertSame(leased, entryOf("o0"));
+        assertEquals(2, leased.hitCount());
+        assertNull(m.evict(leased, f.clock.millis(), true), "leased");
+        f.clock.advance(20_000);
+        assertNotNull(m.evict(leased, f.clock.millis(), true), "the lease has ended");
+    }
+
+    @Test
+    void anObjectTheEvictorClaimedIsGoneToEveryCallAndCanBePutAgain() {
+        fill(2);
+        f.clock.advance(20_000);
+        Version evicted = m.evict(entryOf("o0"), f.clock.millis(), true);
+        assertNotNull(evicted);
+        StoreException miss = assertThrows(StoreException.class, () -> m.getReplicaList(k("o0")));
+        assertEquals(ErrorCode.OBJECT_NOT_FOUND, miss.errorCode());
+        assertFalse(m.exists(k("o0")));
+        assertEquals(Optional.empty(), m.queryKey(k("o0")));
+        assertEquals(ErrorCode.OBJECT_NOT_FOUND,
+                assertThrows(StoreException.class, () -> m.remove(k("o0"), true)).errorCode());
+        assertEquals(1, m.stats().objects());
+        f.put("o0", BLOCK); // not "already exists"
+        assertEquals("COMPLETE", m.queryKey(k("o0")).orElseThrow().state());
+        assertEquals(2, m.stats().objects());
+    }
+
+    @Test
+    void anUpsertOverAClaimedVersionDoesNotFreeItsBlocksAgain() {
+        fill(1);
+        f.clock.advance(20_000);
+        ObjectKey key = k("o0");
+        PutTicket upsert = m.putStart("writer", key, BLOCK, ReplicateConfig.DEFAULT, true);
+        Version evicted = m.evict(entryOf("o0"), f.clock.millis(), true);
+        assertNotNull(evicted, "the old version is still evictable while the upsert is written");
+        evicted.freeAll(); // what the round does with it
+        m.putEnd("writer", key, upsert.putId(), 7); // would throw on a double free of the old blocks
+        f.clock.advance(3_600_000);
+        f.master.heartbeat("owner");
+        m.runHousekeeping();
+        assertEquals(OffsetAllocator.blockSize(BLOCK), m.stats().usedBytes(), "only the upsert's block is used");
+        assertEquals(7, m.queryKey(key).orElseThrow().crc32c());
+    }
+
+    @Test
+    void aSegmentLostAfterAClaimCountsTheObjectOnce() {
+        fill(3);
+        f.clock.advance(20_000);
+        assertNotNull(m.evict(entryOf("o0"), f.clock.millis(), true));
+        m.unmountSegment("owner", "s1");
+        assertEquals(0, m.stats().objects());
+        assertEquals(0, m.stats().types().stream().mapToLong(t -> t.bytes()).sum());
+    }
+
+    private static final Set<ErrorCode> EXPECTED = EnumSet.of(ErrorCode.OBJECT_NOT_FOUND,
+            ErrorCode.OBJECT_ALREADY_EXISTS, ErrorCode.NO_AVAILABLE_HANDLE, ErrorCode.OBJECT_HAS_LEASE,
+            ErrorCode.REPLICA_IS_NOT_READY, ErrorCode.INVALID_WRITE);
+
+    /**
+     * Readers and writers race eviction rounds on a clock the round thread moves. Two kinds of
+     * keys: "stable" ones are only put, read and removed without force, so once a read holds a
+     * lease nothing may take the object before it ends; the others are also upserted and
+     * force-removed. At the end every block must be accounted for exactly once.
+     */
+    @RepeatedTest(5)
+    void readersWritersAndRoundsNeverLoseALeaseOrABlock() throws Exception {
+        int workers = 3;
+        int keys = 300;
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong operations = new AtomicLong();
+        List<Future<?>> results = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(workers)) {
+            for (int w = 0; w < workers; w++) {
+                String client = "w" + w;
+                SplittableRandom rnd = new SplittableRandom(w * 31L + System.nanoTime());
+                results.add(pool.submit(() -> work(client, rnd, keys, stop, operations)));
+            }
+            SplittableRandom rnd = new SplittableRandom();
+            try {
+                // rounds until the workers have done enough, or one of them failed
+                while (operations.get() < 200_000 && results.stream().noneMatch(Future::isDone)) {
+                    f.clock.advance(rnd.nextInt(20));
+                    m.runEvictionRound();
+                }
+            } finally {
+                stop.set(true);
+            }
+            for (Future<?> r : results) {
+                r.get(); // rethrows what a worker hit
+            }
+        }
+        assertTrue(m.stats().evictionRounds() > 0, "the store filled up and rounds ran");
+        f.clock.advance(3_600_000); // every lease, deferred free and abandoned put is due
+        m.heartbeat("owner");
+        m.runHousekeeping();
+        long live = 0;
+        long bytes = 0;
+        for (int i = 0; i < keys; i++) {
+            Optional<ObjectInfo> info = m.queryKey(k("k" + i));
+            if (info.isPresent() && info.get().state().equals("COMPLETE")) {
+                live++;
+                bytes += OffsetAllocator.blockSize(info.get().sizeBytes()) * info.get().replicas().size();
+            }
+        }
+        assertEquals(0, m.stats().processingPuts());
+        assertEquals(live, m.stats().objects());
+        assertEquals(bytes, m.stats().usedBytes(), "every block is either an object's or free, once");
+    }
+
+    private void work(String client, SplittableRandom rnd, int keys, AtomicBoolean stop, AtomicLong ops) {
+        while (!stop.get()) {
+            int i = rnd.nextInt(keys);
+            boolean stable = i % 2 == 0;
+            ObjectKey key = k("k" + i);
+            try {
+                switch (rnd.nextInt(6)) {
+                    case 0, 1 -> put(client, key, !stable && rnd.nextBoolean(), rnd);
+                    case 2, 3 -> read(key, stable);
+                    case 4 -> m.exists(key);
+                    default -> m.remove(key, !stable && rnd.nextBoolean());
+                }
+            } catch (StoreException e) {
+                if (!EXPECTED.contains(e.errorCode())) {
+                    throw e;
+                }
+            }
+            ops.incrementAndGet();
+        }
+    }
+
+    private void put(String client, ObjectKey key, boolean upsert, SplittableRandom rnd) {
+        PutTicket t = m.putStart(client, key, 1 + rnd.nextInt(3 * BLOCK), ReplicateConfig.DEFAULT, upsert);
+        try {
+            m.putEnd(client, key, t.putId(), 1);
+        } catch (StoreException e) {
+            try {
+                m.putRevoke(client, key, t.putId()); // force-removed, or taken over as a zombie
+            } catch (StoreException gone) {
+                // taken over: its blocks wait for the release timeout
+            }
+            throw e;
+        }
+    }
+
+    private void read(ObjectKey key, boolean stable) {
+        ReadLease lease = m.getReplicaList(key);
+        Optional<ObjectInfo> after = m.queryKey(key);
+        if (stable && f.clock.millis() < lease.leaseExpiresAtMs()) {
+            assertTrue(after.isPresent() && after.get().state().equals("COMPLETE"),
+                    key + " went while a read held its lease");
+            assertEquals(lease.replicas(), after.get().replicas());
+        }
+    }
+}
