@@ -72,19 +72,6 @@ final class CandidateIndex {
 
     private final ConcurrentMap<GroupKey, Group> groups = new ConcurrentHashMap<>();
 
-    /**
-     * Detaches {@code meta}'s entry and indexes its current version with its current lease;
-     * returns what {@link ObjectMeta#detach} returned (EVICTED: the object is gone and nothing
-     * was indexed). Caller holds the shard lock.
-     */
-    IndexEntry update(ObjectMeta meta) {
-        IndexEntry old = withdraw(meta);
-        if (old != IndexEntry.EVICTED) {
-            publish(meta);
-        }
-        return old;
-    }
-
     /** Indexes the current version of a detached {@code meta} unless it is hard pinned. Caller holds the shard lock. */
     void publish(ObjectMeta meta) {
         if (meta.readable() && !meta.hardPinned) {
@@ -107,13 +94,26 @@ final class CandidateIndex {
         return old;
     }
 
-    /** Takes an entry out of its group: by its detacher, or by the evictor that claimed it. */
+    /** Takes a detached entry out of its group. Caller holds the shard lock and detached it. */
     void forget(IndexEntry e) {
+        uncount(e);
+        unlink(e);
+    }
+
+    /** Takes an entry out of its group's counts: its detacher or its evictor, whichever won it, once. */
+    void uncount(IndexEntry e) {
         Group g = e.group;
-        if (g.entries.remove(e)) {
-            g.count.decrementAndGet();
-            g.bytes.addAndGet(-e.sizeBytes());
-        }
+        g.count.decrementAndGet();
+        g.bytes.addAndGet(-e.sizeBytes());
+    }
+
+    /**
+     * Takes an entry out of its group's lease order. The evictor unlinks its victims in a batch
+     * after the pass, in lease order: neighbours share the skip list's search path, so each
+     * removal misses the cache less than one at a random place would.
+     */
+    void unlink(IndexEntry e) {
+        e.group.entries.remove(e);
     }
 
     List<CandidateGroup> groups() {

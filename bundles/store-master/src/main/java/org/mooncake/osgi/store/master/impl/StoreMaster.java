@@ -370,11 +370,12 @@ public final class StoreMaster implements MasterService {
         try {
             ObjectMeta m = readable(shard, key);
             long previousAccess = m.lastAccessMs;
-            if (!grantLease(m, true)) {
+            // read once: the evictor may claim the object at any time (see grantLease for when)
+            Version v = m.current();
+            if (v == null || !grantLease(m, true)) {
                 counters.miss(ObjectDataType.UNKNOWN);
                 throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + key);
             }
-            Version v = m.current();
             counters.hit(v.config().dataType());
             IndexEntry view = m.published();
             if (view != null) {
@@ -392,11 +393,12 @@ public final class StoreMaster implements MasterService {
     private ObjectMeta readable(Shard shard, ObjectKey key) {
         ObjectMeta m = shard.objects.get(key);
         Version pending = m == null ? null : m.pending;
-        if (m == null || !m.readable() && pending == null) { // the evictor may just have taken it
+        boolean readable = m != null && m.readable(); // once: the evictor may take it meanwhile
+        if (!readable && pending == null) {
             counters.miss(ObjectDataType.UNKNOWN);
             throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + key);
         }
-        if (!m.readable()) {
+        if (!readable) {
             counters.miss(pending.config().dataType());
             if (m.pendingAborted) {
                 throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + key);
@@ -501,10 +503,11 @@ public final class StoreMaster implements MasterService {
 
     private void removeLocked(Shard shard, ObjectMeta m, boolean force) {
         long now = now();
-        if (m.vacant()) {
+        boolean readable = m.readable(); // once: the evictor may take it meanwhile
+        if (!readable && m.pending == null) {
             throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + m.key);
         }
-        if (!m.readable()) {
+        if (!readable) {
             if (m.pendingAborted) {
                 throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, "no object " + m.key);
             }
@@ -573,7 +576,8 @@ public final class StoreMaster implements MasterService {
 
     /**
      * Evicts a planned victim if it is still what the planner saw and still evictable; returns
-     * its version, whose blocks the caller frees (in a batch), or null when it was skipped.
+     * its version, whose blocks the caller frees (in a batch), or null when it was skipped. The
+     * caller also {@link CandidateIndex#unlink unlinks} each victim it got a version for.
      * Takes no lock: the entry is a snapshot of the lease and pins, and the claim succeeds only
      * while it is still the object's published entry (see {@link ObjectMeta#claim}).
      */
@@ -587,8 +591,9 @@ public final class StoreMaster implements MasterService {
         if (!planned.meta.claim(planned)) {
             return null;
         }
-        // Left in its shard's table, vacant, which sweeps it later (see KeyTable): cheaper here.
-        index.forget(planned);
+        // Left in its shard's table, vacant, which sweeps it later (see KeyTable), and in the
+        // lease order until the caller unlinks its victims together: both cheaper than one by one.
+        index.uncount(planned);
         Version v = planned.version;
         counters.evicted(v.config().dataType(), v.sizeBytes());
         counters.stored(v.config().dataType(), v.sizeBytes(), -1);

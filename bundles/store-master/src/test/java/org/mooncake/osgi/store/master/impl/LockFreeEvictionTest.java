@@ -158,7 +158,7 @@ class LockFreeEvictionTest {
      * lease nothing may take the object before it ends; the others are also upserted and
      * force-removed. At the end every block must be accounted for exactly once.
      */
-    @RepeatedTest(5)
+    @RepeatedTest(10)
     void readersWritersAndRoundsNeverLoseALeaseOrABlock() throws Exception {
         int workers = 3;
         int keys = 300;
