@@ -74,9 +74,17 @@ public final class TransferBenchmark {
         System.err.println("[bench transfer] " + s);
     }
 
+    /** {@code -Dtransfer.systems=tcp,redis} runs only those (for a quick A/B); default all. */
+    private static boolean selected(String system) {
+        String only = System.getProperty("transfer.systems", "");
+        return only.isBlank() || java.util.Set.of(only.split(",")).contains(system);
+    }
+
     private void run() throws Exception {
         for (long size : SIZES) {
-            memcpy(size);
+            if (selected("memcpy")) {
+                memcpy(size);
+            }
         }
         Map<String, Supplier<Transport>> transports = new LinkedHashMap<>();
         transports.put("local", LocalTransport::new);
@@ -90,12 +98,18 @@ public final class TransferBenchmark {
         });
         for (var t : transports.entrySet()) {
             for (long size : SIZES) {
-                store(t.getKey(), t.getValue(), size);
+                if (selected(t.getKey())) {
+                    store(t.getKey(), t.getValue(), size);
+                }
             }
         }
-        iperf();
+        if (selected("iperf3")) {
+            iperf();
+        }
         for (long size : SIZES) {
-            redis(size);
+            if (selected("redis")) {
+                redis(size);
+            }
         }
         report();
     }
@@ -140,9 +154,9 @@ public final class TransferBenchmark {
         Transport clientNet = name.equals("local") ? ownerNet : transport.get();
         try (Arena arena = Arena.ofShared()) {
             EmbeddedStoreClient storage = EmbeddedStoreClient.create(master, List.of(ownerNet), "storage", "default",
-                    name, clock);
+                    ownerNet.protocol(), clock);
             EmbeddedStoreClient client = EmbeddedStoreClient.create(master, List.of(clientNet), "client", "default",
-                    name, clock);
+                    ownerNet.protocol(), clock);
             storage.mountNewSegment(Math.max(64L << 20, 3 * size), arena);
             MemorySegment src = arena.allocate(size, 64);
             MemorySegment dst = arena.allocate(size, 64);
@@ -150,16 +164,22 @@ public final class TransferBenchmark {
             client.registerBuffer(src);
             client.registerBuffer(dst);
             int n = ops(size);
+            // unrecorded warm-up, half as many operations: the JIT compiles the path first (Redis,
+            // the peer it is compared with, is native code and needs none)
+            int warmUp = Math.max(2, n / 2);
             long[] put = new long[n];
             long[] get = new long[n];
-            for (int i = 0; i < n; i++) {
+            for (int i = -warmUp; i < n; i++) {
                 String key = "obj-" + i;
                 long t0 = System.nanoTime();
                 client.putFrom(key, src, ReplicateConfig.DEFAULT);
-                put[i] = System.nanoTime() - t0;
-                t0 = System.nanoTime();
+                long t1 = System.nanoTime();
                 client.getInto(key, dst);
-                get[i] = System.nanoTime() - t0;
+                long t2 = System.nanoTime();
+                if (i >= 0) {
+                    put[i] = t1 - t0;
+                    get[i] = t2 - t1;
+                }
                 jump.addAndGet(MasterSettings.DEFAULTS.defaultLeaseTtlMs() + 1);
                 client.remove(key, false);
                 master.heartbeat("storage");
