@@ -50,6 +50,18 @@ class OffsetAllocatorTest {
         assertEquals(0, a.usedBytes());
     }
 
+    /** Allocates and checks the block against every live one; a block that fits joins {@code live}. */
+    private static void allocateChecked(OffsetAllocator a, TreeMap<Long, Long> live, long size) {
+        long off = a.allocate(size);
+        if (off >= 0) {
+            var before = live.floorEntry(off);
+            var after = live.ceilingEntry(off);
+            assertTrue(before == null || before.getKey() + before.getValue() <= off, "overlaps predecessor");
+            assertTrue(after == null || off + OffsetAllocator.blockSize(size) <= after.getKey(), "overlaps successor");
+            live.put(off, OffsetAllocator.blockSize(size));
+        }
+    }
+
     @RepeatedTest(20)
     void randomAllocationsNeverOverlapAndAllSpaceComesBack(RepetitionInfo rep) {
         Random rnd = new Random(rep.getCurrentRepetition());
@@ -57,15 +69,7 @@ class OffsetAllocatorTest {
         TreeMap<Long, Long> live = new TreeMap<>();
         for (int i = 0; i < 5000; i++) {
             if (live.isEmpty() || rnd.nextInt(3) > 0) {
-                long size = 1 + rnd.nextInt(20_000);
-                long off = a.allocate(size);
-                if (off >= 0) {
-                    var before = live.floorEntry(off);
-                    var after = live.ceilingEntry(off);
-                    assertTrue(before == null || before.getKey() + before.getValue() <= off, "overlaps predecessor");
-                    assertTrue(after == null || off + OffsetAllocator.blockSize(size) <= after.getKey(), "overlaps successor");
-                    live.put(off, OffsetAllocator.blockSize(size));
-                }
+                allocateChecked(a, live, 1 + rnd.nextInt(20_000));
             } else {
                 List<Long> keys = new ArrayList<>(live.keySet());
                 long off = keys.get(rnd.nextInt(keys.size()));
@@ -117,15 +121,7 @@ class OffsetAllocatorTest {
         for (int i = 0; i < 5000; i++) {
             int op = live.isEmpty() ? 0 : rnd.nextInt(10);
             if (op < 6) {
-                long size = 1 + rnd.nextInt(8_000);
-                long off = a.allocate(size);
-                if (off >= 0) {
-                    var before = live.floorEntry(off);
-                    var after = live.ceilingEntry(off);
-                    assertTrue(before == null || before.getKey() + before.getValue() <= off, "overlaps predecessor");
-                    assertTrue(after == null || off + OffsetAllocator.blockSize(size) <= after.getKey(), "overlaps successor");
-                    live.put(off, OffsetAllocator.blockSize(size));
-                }
+                allocateChecked(a, live, 1 + rnd.nextInt(8_000));
             } else if (op < 8) {
                 long off = new ArrayList<>(live.keySet()).get(rnd.nextInt(live.size()));
                 assertEquals(live.get(off), a.free(off, live.remove(off)));
