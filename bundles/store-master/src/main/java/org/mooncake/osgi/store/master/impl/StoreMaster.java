@@ -172,8 +172,7 @@ public final class StoreMaster implements MasterService {
                     if (current != null && current.uses(s) && index.withdraw(m) != IndexEntry.EVICTED) {
                         Version left = current.without(s);
                         if (left.replicas().isEmpty()) {
-                            counters.stored(current.config().dataType(), current.sizeBytes(), -1);
-                            m.current(null);
+                            forget(m, current);
                             lost++;
                         } else {
                             m.current(left);
@@ -200,10 +199,15 @@ public final class StoreMaster implements MasterService {
         index.withdraw(m);
         Version v = m.current();
         if (v != null) {
-            counters.stored(v.config().dataType(), v.sizeBytes(), -1);
-            m.current(null);
+            forget(m, v);
         }
         return v;
+    }
+
+    /** Drops {@code v}, the current version of the detached {@code m}, from the object and the counts. */
+    private void forget(ObjectMeta m, Version v) {
+        counters.stored(v.config().dataType(), v.sizeBytes(), -1);
+        m.current(null);
     }
 
     // ---- two-phase put ----
