@@ -172,7 +172,7 @@ public final class StoreMaster implements MasterService {
                     if (current != null && current.uses(s) && index.withdraw(m) != IndexEntry.EVICTED) {
                         Version left = current.without(s);
                         if (left.replicas().isEmpty()) {
-                            forget(m, current);
+                            dropVersion(m, current);
                             lost++;
                         } else {
                             m.current(left);
@@ -199,13 +199,13 @@ public final class StoreMaster implements MasterService {
         index.withdraw(m);
         Version v = m.current();
         if (v != null) {
-            forget(m, v);
+            dropVersion(m, v);
         }
         return v;
     }
 
     /** Drops {@code v}, the current version of the detached {@code m}, from the object and the counts. */
-    private void forget(ObjectMeta m, Version v) {
+    private void dropVersion(ObjectMeta m, Version v) {
         counters.stored(v.config().dataType(), v.sizeBytes(), -1);
         m.current(null);
     }
