@@ -96,9 +96,7 @@ final class OffsetAllocator {
             blocks[i] = new long[] {offsets[i], blockSize(sizes[i])};
         }
         java.util.Arrays.sort(blocks, (a, b) -> Long.compare(a[0], b[0]));
-        long[] runStart = new long[n];
-        long[] runLength = new long[n];
-        int runs = 0;
+        long freed = 0;
         for (int i = 0; i < n;) {
             long start = blocks[i][0];
             long end = start + blocks[i][1];
@@ -107,14 +105,9 @@ final class OffsetAllocator {
                 end += blocks[j][1];
                 j++;
             }
-            runStart[runs] = start;
-            runLength[runs++] = end - start;
+            returned.add(new Run(start, end - start));
+            freed += end - start;
             i = j;
-        }
-        long freed = 0;
-        for (int r = 0; r < runs; r++) {
-            returned.add(new Run(runStart[r], runLength[r]));
-            freed += runLength[r];
         }
         usedBytes.addAndGet(-freed);
         return freed;
