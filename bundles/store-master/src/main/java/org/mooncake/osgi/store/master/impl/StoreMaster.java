@@ -424,23 +424,16 @@ public final class StoreMaster implements MasterService {
     private boolean grantLease(ObjectMeta m, boolean read) {
         long now = now();
         long until = now + settings.defaultLeaseTtlMs();
-        IndexEntry entry;
-        if (until <= m.leaseExpiresAtMs) {
-            entry = m.published();
-            if (!m.readable()) {
-                return false;
-            }
-        } else {
-            entry = m.detach();
-            if (entry == IndexEntry.EVICTED) {
-                return false;
-            }
+        boolean longer = until > m.leaseExpiresAtMs;
+        IndexEntry entry = longer ? m.detach() : m.published();
+        if (longer ? entry == IndexEntry.EVICTED : !m.readable()) {
+            return false;
         }
         m.lastAccessMs = now;
         if (read) {
             m.hits++;
         }
-        if (until > m.leaseExpiresAtMs) {
+        if (longer) {
             m.leaseExpiresAtMs = until;
             if (entry != null) {
                 index.forget(entry);
