@@ -108,8 +108,9 @@ final class CandidateIndex {
     }
 
     /**
-     * Takes an entry out of its group's lease order. The evictor unlinks its victims in a batch
-     * after the pass, in lease order: neighbours share the skip list's search path, so each
+     * Takes an entry out of its group's lease order. Any thread: the evictor's victims are unlinked
+     * by an {@link Unlinker} beside the pass, in batches sorted by lease: neighbours share the
+     * skip list's search path, so each
      * removal misses the cache less than one at a random place would.
      */
     void unlink(IndexEntry e) {

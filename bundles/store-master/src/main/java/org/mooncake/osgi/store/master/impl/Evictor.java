@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
-import org.mooncake.osgi.store.spi.eviction.Candidates;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
 
@@ -87,7 +86,7 @@ final class Evictor {
         EvictionRequest request = new EvictionRequest(now, pass, capacity, used, targetBytes, targetFraction,
                 master.index.groups());
         FreeBatch victims = new FreeBatch();
-        List<IndexEntry> taken = new ArrayList<>();
+        Unlinker unlinker = new Unlinker(master.index::unlink);
         try {
             Iterator<CandidateView> plan = policy.plan(request);
             while (victims.bytes < targetBytes && plan.hasNext()) {
@@ -96,7 +95,7 @@ final class Evictor {
                     Version gone = master.evict(e, now, request.softPinnedAllowed());
                     if (gone != null) {
                         victims.add(gone);
-                        taken.add(e);
+                        unlinker.add(e);
                     }
                 }
             }
@@ -105,10 +104,7 @@ final class Evictor {
             LOG.log(Level.ERROR, "eviction policy " + policy.name() + " failed in pass " + pass, e);
         } finally {
             victims.free();
-            taken.sort(Candidates.LEASE_ORDER);
-            for (IndexEntry e : taken) {
-                master.index.unlink(e);
-            }
+            unlinker.close();
         }
         return victims.bytes;
     }

@@ -589,7 +589,8 @@ public final class StoreMaster implements MasterService {
             return null;
         }
         // Left in its shard's table, vacant, which sweeps it later (see KeyTable), and in the
-        // lease order until the caller unlinks its victims together: both cheaper than one by one.
+        // lease order until the caller's Unlinker takes it out beside the pass: both cheaper than
+        // one by one here.
         index.uncount(planned);
         Version v = planned.version;
         counters.evicted(v.config().dataType(), v.sizeBytes());

@@ -79,6 +79,35 @@ class LockFreeEvictionTest {
         }
     }
 
+    /** Victims are unlinked on a second thread (see {@link Unlinker}); the round waits for it. */
+    @Test
+    void aRoundLeavesNoVictimInTheLeaseOrder() {
+        MasterFixture g = new MasterFixture();
+        g.mount("owner", "s1", 50_000L * BLOCK);
+        for (int i = 0; i < 45_600; i++) { // 91% full: the round takes 3,000 victims, more than a batch
+            g.put("o" + i, BLOCK);
+        }
+        g.clock.advance(20_000);
+        g.master.runEvictionRound();
+        assertTrue(g.master.stats().objects() < 43_000, "the round took victims: " + g.master.stats().objects());
+        assertIndexHoldsOnlyLiveEntries(g.master);
+    }
+
+    /** Every entry in the lease order is its object's published entry, and the counts agree. */
+    static void assertIndexHoldsOnlyLiveEntries(StoreMaster master) {
+        long linked = 0;
+        long counted = 0;
+        for (var group : master.index.groups()) {
+            for (var it = group.inLeaseOrder(); it.hasNext();) {
+                IndexEntry e = (IndexEntry) it.next();
+                assertSame(e, e.meta.published(), "a stale or claimed entry is still linked: " + e);
+                linked++;
+            }
+            counted += group.objectCount();
+        }
+        assertEquals(counted, linked, "entries linked against the groups' counts");
+    }
+
     @Test
     void aReadThatLeasesTheObjectAfterPlanningWins() {
         fill(1);
@@ -200,6 +229,7 @@ class LockFreeEvictionTest {
         }
         assertEquals(0, m.stats().processingPuts());
         assertEquals(live, m.stats().objects());
+        assertIndexHoldsOnlyLiveEntries(m);
         assertEquals(bytes, m.stats().usedBytes(), "every block is either an object's or free, once");
     }
 
