@@ -93,7 +93,9 @@ public final class TransferBenchmark {
         transports.put("shm", () -> new ShmTransport(ShmTransport.in("/dev/shm")));
         transports.put("tcp", () -> {
             try {
-                return new TcpTransport(TcpTransport.loopback(4, 4 << 20, 60_000));
+                // -Dtransfer.tcp.spin.us=0 measures the transport without its poll before sleeping
+                return new TcpTransport(TcpTransport.loopback(4, 4 << 20, 60_000,
+                        Long.getLong("transfer.tcp.spin.us", TcpTransport.DEFAULT_SPIN_WAIT_US)));
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }

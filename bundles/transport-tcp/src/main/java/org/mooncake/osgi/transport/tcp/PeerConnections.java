@@ -39,14 +39,25 @@ final class PeerConnections implements AutoCloseable {
         final SocketChannel channel;
         volatile long deadlineNanos;
         volatile boolean timedOut;
+        /** The channel's stream, only to ask whether a response has begun to arrive; made once connected. */
+        private java.io.InputStream polled;
 
         Connection(SocketChannel channel) {
             this.channel = channel;
+        }
+
+        /** By the transfer using the connection (the idle queue hands it over with a happens-before). */
+        java.io.InputStream polled() throws IOException {
+            if (polled == null) {
+                polled = channel.socket().getInputStream();
+            }
+            return polled;
         }
     }
 
     private final InetSocketAddress peer;
     private final long ioTimeoutMs;
+    private final long spinNanos;
     private final Semaphore permits;
     private final ConcurrentLinkedQueue<Connection> idle = new ConcurrentLinkedQueue<>();
     /** Every connection, idle or busy, so that closing ends transfers in flight too. */
@@ -54,9 +65,11 @@ final class PeerConnections implements AutoCloseable {
     private final ScheduledFuture<?> sweep;
     private volatile boolean closed;
 
-    PeerConnections(InetSocketAddress peer, int max, long ioTimeoutMs) {
+    /** {@code spinNanos}: how long a transfer polls for its response before it blocks. */
+    PeerConnections(InetSocketAddress peer, int max, long ioTimeoutMs, long spinNanos) {
         this.peer = peer;
         this.ioTimeoutMs = ioTimeoutMs;
+        this.spinNanos = spinNanos;
         this.permits = new Semaphore(max);
         long period = Math.clamp(ioTimeoutMs / 4, 10, 1_000);
         this.sweep = SWEEPER.scheduleWithFixedDelay(this::closeOverdue, period, period, TimeUnit.MILLISECONDS);
@@ -106,6 +119,7 @@ final class PeerConnections implements AutoCloseable {
             long id = REQUEST_IDS.incrementAndGet();
             Wire.writeRequest(ch, new Wire.Request(op, id, segment, offset, local.byteSize()),
                     op == Wire.WRITE ? local : null);
+            Wire.awaitReadable(c.polled(), spinNanos);
             int status = Wire.readResponse(ch, id, local.byteSize());
             if (status != Wire.OK) {
                 throw new IOException(switch (status) {

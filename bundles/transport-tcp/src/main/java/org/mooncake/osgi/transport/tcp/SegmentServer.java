@@ -29,11 +29,14 @@ final class SegmentServer implements AutoCloseable {
     private final Set<SocketChannel> connections = ConcurrentHashMap.newKeySet();
     private final ServerSocketChannel server;
     private final long maxRequestBytes;
+    private final long spinNanos;
     private final Thread acceptor;
     private volatile boolean closed;
 
-    SegmentServer(InetSocketAddress bind, long maxRequestBytes) throws IOException {
+    /** {@code spinNanos}: how long a connection polls for its next request before it blocks. */
+    SegmentServer(InetSocketAddress bind, long maxRequestBytes, long spinNanos) throws IOException {
         this.maxRequestBytes = maxRequestBytes;
+        this.spinNanos = spinNanos;
         this.server = ServerSocketChannel.open().bind(bind, 128);
         this.acceptor = Thread.ofPlatform().daemon().name("mooncake-tcp-accept").start(this::acceptLoop);
     }
@@ -92,7 +95,9 @@ final class SegmentServer implements AutoCloseable {
 
     private void serve(SocketChannel ch) {
         try (ch) {
+            java.io.InputStream polled = ch.socket().getInputStream();
             while (true) {
+                Wire.awaitReadable(polled, spinNanos);
                 Wire.Request r = Wire.readRequest(ch, maxRequestBytes);
                 Exposed e = segments.get(r.segment());
                 boolean held = e != null && e.inUse.readLock().tryLock();
