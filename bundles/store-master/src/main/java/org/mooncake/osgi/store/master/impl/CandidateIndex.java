@@ -110,8 +110,8 @@ final class CandidateIndex {
     /**
      * Takes an entry out of its group's lease order. Any thread: the evictor's victims are unlinked
      * by an {@link Unlinker} beside the pass, in batches sorted by lease: neighbours share the
-     * skip list's search path, so each
-     * removal misses the cache less than one at a random place would.
+     * skip list's search path, so each removal misses the cache less than one at a random place
+     * would.
      */
     void unlink(IndexEntry e) {
         e.group.entries.remove(e);
