@@ -25,11 +25,12 @@ public interface Transport {
 
     /**
      * Memory for a segment this process will expose. Transports that need special memory
-     * (shared files, registered or device memory) allocate it; the default is off-heap memory
-     * of {@code arena}, freed with it.
+     * (shared files, registered or device memory) allocate it; the default is zeroed off-heap
+     * memory, on transparent huge pages where Linux offers them (from 2 MiB), freed with
+     * {@code arena}.
      */
     default MemorySegment allocateSegment(String segmentName, long sizeBytes, Arena arena) {
-        return arena.allocate(sizeBytes, 64);
+        return org.mooncake.osgi.store.spi.transport.internal.HugePages.allocate(sizeBytes, arena);
     }
 
     /** Whether this transport can reach that endpoint from here (same JVM, same host, any host). */
