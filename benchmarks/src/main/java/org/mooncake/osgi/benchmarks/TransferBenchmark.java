@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 import org.knowm.xchart.BitmapEncoder;
@@ -70,6 +71,19 @@ public final class TransferBenchmark {
         // the path were still interpreted or C1 code, and shm read 6.9x memcpy instead of ~3.5x.
         int n = size <= 64 << 10 ? 20_000 : size <= 1 << 20 ? 3_000 : size < 100_000_000 ? 20 : 6;
         return Math.max(3, (int) (n * scale));
+    }
+
+    /**
+     * Unrecorded operations before each measurement: at least {@code minOps} and at least
+     * {@code -Dtransfer.warmup.s} seconds (default 2), so that the JIT has compiled the path
+     * (Redis, the peer here, is native code and needs none). A count alone was not enough: shm
+     * at 64 KiB ran 8.5 µs at p50 after 15,000 operations and 2.8 µs after 100,000.
+     */
+    private static void warmUp(int minOps, IntConsumer op) {
+        long until = System.nanoTime() + (long) (Double.parseDouble(System.getProperty("transfer.warmup.s", "2")) * 1e9);
+        for (int i = 0; i < minOps || System.nanoTime() < until; i++) {
+            op.accept(i);
+        }
     }
 
     private static void progress(String s) {
@@ -135,6 +149,7 @@ public final class TransferBenchmark {
             src.fill((byte) 1);
             dst.fill((byte) 0);
             int n = ops(size) * 2;
+            warmUp(n / 2, i -> MemorySegment.copy(src, 0, dst, 0, size));
             long[] t = new long[n];
             for (int i = 0; i < n; i++) {
                 long t0 = System.nanoTime();
@@ -168,12 +183,9 @@ public final class TransferBenchmark {
             client.registerBuffer(src);
             client.registerBuffer(dst);
             int n = ops(size);
-            // unrecorded warm-up, half as many operations: the JIT compiles the path first (Redis,
-            // the peer it is compared with, is native code and needs none)
-            int warmUp = Math.max(2, n / 2);
             long[] put = new long[n];
             long[] get = new long[n];
-            for (int i = -warmUp; i < n; i++) {
+            IntConsumer putGetRemove = i -> {
                 String key = "obj-" + i;
                 long t0 = System.nanoTime();
                 client.putFrom(key, src, ReplicateConfig.DEFAULT);
@@ -187,6 +199,10 @@ public final class TransferBenchmark {
                 jump.addAndGet(MasterSettings.DEFAULTS.defaultLeaseTtlMs() + 1);
                 client.remove(key, false);
                 master.heartbeat("storage");
+            };
+            warmUp(Math.max(2, n / 2), i -> putGetRemove.accept(-1 - i)); // negative: not recorded
+            for (int i = 0; i < n; i++) {
+                putGetRemove.accept(i);
             }
             record(name, "put", size, put);
             record(name, "get", size, get);

@@ -64,14 +64,19 @@ public final class ShmTransport implements Transport, AutoCloseable {
         };
     }
 
-    /** A segment this process allocated: its file and the owner's mapping. */
-    private record Owned(Path file, MemorySegment memory) {
+    /** A segment this process allocated: its file, the owner's mapping and its control page. */
+    private record Owned(Path file, MemorySegment memory, ControlPage control) {
+    }
+
+    /** A peer's mapping of a segment file, by endpoint address: the segment and its control page. */
+    private record Peer(MemorySegment memory, ControlPage control) {
     }
 
     private final Path directory;
     private final String host = HostIdentity.get();
     private final ConcurrentMap<String, Owned> owned = new ConcurrentHashMap<>();
-    private final ConcurrentMap<Path, MemorySegment> mapped = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Peer> mapped = new ConcurrentHashMap<>();
+    /** Control pages (both sides) and peers' mappings: they live as long as this transport. */
     private final Arena mappings = Arena.ofShared();
 
     @Activate
@@ -89,15 +94,22 @@ public final class ShmTransport implements Transport, AutoCloseable {
         return PROTOCOL;
     }
 
+    /**
+     * A file of the segment's size plus one {@link ControlPage} at its end; the segment itself is
+     * mapped in {@code arena}, the control page in this transport's, so that withdrawing works
+     * even after the owner let go of the memory.
+     */
     @Override
     public MemorySegment allocateSegment(String segmentName, long sizeBytes, Arena arena) {
         Path file = directory.resolve("mooncake-" + UUID.randomUUID() + ".seg");
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
-            ch.truncate(sizeBytes);
-            ch.write(java.nio.ByteBuffer.allocate(1), sizeBytes - 1);
+            ch.truncate(sizeBytes + ControlPage.SIZE);
+            ch.write(java.nio.ByteBuffer.allocate(1), sizeBytes + ControlPage.SIZE - 1);
             MemorySegment memory = ch.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes, arena);
-            owned.put(segmentName, new Owned(file, memory));
+            ControlPage control = ControlPage.create(ch.map(FileChannel.MapMode.READ_WRITE, sizeBytes, ControlPage.SIZE,
+                    mappings));
+            owned.put(segmentName, new Owned(file, memory, control));
             return memory;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create shared segment file " + file, e);
@@ -117,6 +129,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
     public void withdraw(String segmentName) {
         Owned o = owned.remove(segmentName);
         if (o != null) {
+            o.control.withdraw(); // peers that mapped it refuse it from their next request on
             try {
                 Files.deleteIfExists(o.file);
             } catch (IOException e) {
@@ -139,28 +152,37 @@ public final class ShmTransport implements Transport, AutoCloseable {
         if (!canReach(r.remote())) {
             return TransferStatus.failed("segment " + r.remote().segmentName() + " is on another host");
         }
-        Path file = Path.of(r.remote().address().substring(host.length() + 1));
+        String address = r.remote().address();
         try {
-            return MemoryCopy.run(r, map(file));
+            Peer p = mapped.get(address);
+            if (p == null) {
+                p = map(address);
+            }
+            if (p.control.withdrawn()) {
+                mapped.remove(address, p);
+                return TransferStatus.failed(address + " (segment withdrawn)");
+            }
+            return MemoryCopy.run(r, p.memory);
         } catch (IOException e) {
             return TransferStatus.failed(e.toString());
         }
     }
 
-    /** The peer's mapping of a segment file, made once; a withdrawn (deleted) segment is refused. */
-    private MemorySegment map(Path file) throws IOException {
-        if (!Files.exists(file)) {
-            mapped.remove(file);
-            throw new NoSuchFileException(file + " (segment withdrawn)");
-        }
-        MemorySegment m = mapped.get(file);
-        if (m != null) {
-            return m;
-        }
+    /** Maps a segment file once per peer; a file without a valid control page is refused. */
+    private Peer map(String address) throws IOException {
+        Path file = Path.of(address.substring(host.length() + 1));
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            MemorySegment fresh = ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), mappings);
-            MemorySegment raced = mapped.putIfAbsent(file, fresh);
+            long size = ch.size() - ControlPage.SIZE;
+            if (size < 0) {
+                throw new IOException(file + " is not a shm segment file (too short)");
+            }
+            ControlPage control = ControlPage.open(ch.map(FileChannel.MapMode.READ_WRITE, size, ControlPage.SIZE, mappings),
+                    file);
+            Peer fresh = new Peer(ch.map(FileChannel.MapMode.READ_WRITE, 0, size, mappings), control);
+            Peer raced = mapped.putIfAbsent(address, fresh);
             return raced != null ? raced : fresh;
+        } catch (NoSuchFileException gone) {
+            throw new NoSuchFileException(file + " (segment withdrawn)");
         }
     }
 

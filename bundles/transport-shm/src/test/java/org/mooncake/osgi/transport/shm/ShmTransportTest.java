@@ -78,6 +78,22 @@ class ShmTransportTest {
     }
 
     @Test
+    void aFileThatIsNotASegmentOfThisFormatIsRefusedNotMisread() throws Exception {
+        owner = new ShmTransport(config());
+        peer = new ShmTransport(config());
+        MemorySegment segment = owner.allocateSegment("s", 8192, arena);
+        SegmentEndpoint ep = owner.expose("s", segment);
+        String host = ep.address().substring(0, ep.address().indexOf('|') + 1);
+        Path foreign = Files.write(dir.resolve("foreign.seg"), new byte[3 * 4096]);
+        TransferStatus s = one(TransferOp.READ, arena.allocate(10), new SegmentEndpoint("shm", host + foreign, "f"), 0);
+        assertFalse(s.completed());
+        assertTrue(s.error().contains("not a shm segment file"), s.error());
+        Path tiny = Files.write(dir.resolve("tiny.seg"), new byte[10]);
+        assertFalse(one(TransferOp.READ, arena.allocate(1), new SegmentEndpoint("shm", host + tiny, "t"), 0).completed());
+        assertTrue(one(TransferOp.READ, arena.allocate(10), ep, 0).completed(), "a real one still works");
+    }
+
+    @Test
     void otherHostsAndForeignMemoryAreRefused() {
         owner = new ShmTransport(config());
         peer = new ShmTransport(config());

@@ -15,6 +15,9 @@ public final class MemoryCopy {
     /** Runs a batch on the caller's thread, one status per request: {@link Transport#submit} for copy transports. */
     public static CompletionStage<List<TransferStatus>> each(List<TransferRequest> batch,
             Function<TransferRequest, TransferStatus> run) {
+        if (batch.size() == 1) {
+            return CompletableFuture.completedFuture(List.of(run.apply(batch.getFirst())));
+        }
         List<TransferStatus> out = new ArrayList<>(batch.size());
         for (TransferRequest r : batch) {
             out.add(run.apply(r));
@@ -23,8 +26,8 @@ public final class MemoryCopy {
     }
 
     /**
-     * Runs {@code r} against {@code remote} (the mapped target segment): checks the range, copies,
-     * and turns every failure (range, a closed arena, read-only memory) into a status.
+     * Runs {@code r} against {@code remote} (the mapped target segment): checks the range, copies
+     * (with the checksum beside the copy if {@code r} asks for it), and turns every failure (range, a closed arena, read-only memory) into a status.
      */
     public static TransferStatus run(TransferRequest r, MemorySegment remote) {
         long len = r.length();
@@ -33,6 +36,9 @@ public final class MemoryCopy {
                     + r.remote().segmentName() + " of " + remote.byteSize() + " bytes");
         }
         try {
+            if (r.checksum()) {
+                return TransferStatus.done(len, copyWithChecksum(r, remote));
+            }
             if (r.op() == TransferOp.WRITE) {
                 MemorySegment.copy(r.local(), 0, remote, r.remoteOffset(), len);
             } else {
@@ -44,4 +50,39 @@ public final class MemoryCopy {
             return TransferStatus.failed(e.toString());
         }
     }
+
+    /**
+     * Each step is checksummed, then copied while it is still in L1. Measured on a 2-vCPU EPYC VM,
+     * 1 MiB from a {@code /dev/shm} mapping, p50: checksum then copy in 8–16 KiB steps 33 µs;
+     * as two whole passes 40 µs; copy first and then checksum either side, in any step, 41–43 µs
+     * (the pass that misses the cache must be the checksum, whose arithmetic hides the misses);
+     * 32 KiB steps and more no longer fit L1 beside the copy's writes. The copy alone 22 µs.
+     */
+    static final long CHECKSUM_STEP = 16 * 1024;
+
+    /**
+     * Copies in steps, each step's source checksummed just before it is copied. For a READ that
+     * is the remote bytes as the copy reads them: a leased block never changes (the master frees
+     * it only after the lease), and a change between steps leaves a mix that fails the check; only
+     * a write outside the store's protocol inside one step could pass unseen. Returns the CRC32C.
+     */
+    private static int copyWithChecksum(TransferRequest r, MemorySegment remote) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        boolean write = r.op() == TransferOp.WRITE;
+        MemorySegment from = write ? r.local() : remote.asSlice(r.remoteOffset(), r.length());
+        MemorySegment to = write ? remote.asSlice(r.remoteOffset(), r.length()) : r.local();
+        long len = r.length();
+        // one buffer view per window (a view cannot pass 2 GiB), moved along it step by step
+        for (long window = 0; window < len; window += WINDOW) {
+            java.nio.ByteBuffer view = from.asSlice(window, Math.min(WINDOW, len - window)).asByteBuffer();
+            for (int at = 0; at < view.capacity(); at += (int) CHECKSUM_STEP) {
+                int n = (int) Math.min(CHECKSUM_STEP, view.capacity() - at);
+                crc.update(view.limit(at + n).position(at));
+                MemorySegment.copy(from, window + at, to, window + at, n);
+            }
+        }
+        return (int) crc.getValue();
+    }
+
+    private static final long WINDOW = 1L << 30;
 }

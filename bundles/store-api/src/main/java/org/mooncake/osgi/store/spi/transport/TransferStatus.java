@@ -1,9 +1,31 @@
 package org.mooncake.osgi.store.spi.transport;
 
-/** How one request of a batch ended: all bytes moved, or a failure with a reason. */
-public record TransferStatus(boolean completed, long bytes, String error) {
+import java.util.OptionalInt;
+
+/**
+ * How one request of a batch ended: all bytes moved, or a failure with a reason. A transport
+ * that honoured {@link TransferRequest#checksum()} reports the CRC32C of the local memory it
+ * wrote from or read into.
+ */
+public record TransferStatus(boolean completed, long bytes, String error, OptionalInt crc32c) {
+    public TransferStatus {
+        if (crc32c == null) {
+            throw new IllegalArgumentException("crc32c is required; use OptionalInt.empty()");
+        }
+    }
+
+    /** A status without a checksum (the form before 1.1). */
+    public TransferStatus(boolean completed, long bytes, String error) {
+        this(completed, bytes, error, OptionalInt.empty());
+    }
+
     public static TransferStatus done(long bytes) {
         return new TransferStatus(true, bytes, null);
+    }
+
+    /** Done, with the CRC32C of the local memory moved. */
+    public static TransferStatus done(long bytes, int crc32c) {
+        return new TransferStatus(true, bytes, null, OptionalInt.of(crc32c));
     }
 
     public static TransferStatus failed(String error) {

@@ -1,9 +1,11 @@
 /**
  * Transport SPI: one-sided, batched READ/WRITE between registered local memory and exposed
  * remote segments, with a completion status per request. Shaped so that RDMA and GPU memory fit.
+ *
+ * <p>1.1: a request may ask for the CRC32C of the memory it moved, and a status carries it.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package org.mooncake.osgi.store.spi.transport;
 
 import org.osgi.annotation.bundle.Export;

@@ -17,14 +17,17 @@ final class Checksums {
             java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
 
     /**
-     * The CRC32C, computed on another thread for large memory that other threads may read
-     * (so a put overlaps it with the transfer), else right here.
+     * Whether to compute the CRC32C of {@code data} on another thread, beside the transfer: only
+     * for large memory that other threads may read. Smaller data is checksummed by the transport
+     * beside its copy, or by the caller.
      */
-    static java.util.concurrent.CompletableFuture<Integer> inParallel(MemorySegment data) {
-        if (data.byteSize() >= PARALLEL_FROM && data.isAccessibleBy(OTHER_THREAD)) {
-            return java.util.concurrent.CompletableFuture.supplyAsync(() -> crc32c(data), WORKERS);
-        }
-        return java.util.concurrent.CompletableFuture.completedFuture(crc32c(data));
+    static boolean worthAside(MemorySegment data) {
+        return data.byteSize() >= PARALLEL_FROM && data.isAccessibleBy(OTHER_THREAD);
+    }
+
+    /** The CRC32C of {@code data}, computed on another thread. */
+    static java.util.concurrent.CompletableFuture<Integer> aside(MemorySegment data) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> crc32c(data), WORKERS);
     }
 
     static int crc32c(MemorySegment data) {

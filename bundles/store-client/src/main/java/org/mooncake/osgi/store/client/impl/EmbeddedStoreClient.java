@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -141,14 +142,14 @@ public final class EmbeddedStoreClient implements StoreClient {
         ObjectKey k = key(key);
         StoreException.require(source != null, "source is null");
         StoreException.require(config != null, "replicate config is null");
-        // the checksum of a large object is computed while its bytes travel; both only read the source
-        java.util.concurrent.CompletableFuture<Integer> crc = Checksums.inParallel(source);
+        // a large object's checksum is computed on another thread while its bytes travel (both
+        // only read the source); a smaller one's by the transport beside its copy where it can
+        java.util.concurrent.CompletableFuture<Integer> aside = Checksums.worthAside(source) ? Checksums.aside(source) : null;
         PutTicket put = master.putStart(clientId, k, source.byteSize(), config, upsert);
         try {
-            transports.runAll(put.replicas().stream()
-                    .map(r -> new TransferRequest(TransferOp.WRITE, source, transports.pick(r.segmentName(), r.endpoints()),
-                            r.offset())).toList());
-            master.putEnd(clientId, k, put.putId(), crc.join());
+            OptionalInt moved = transports.runAll(writes(source, put, aside == null));
+            int crc = aside != null ? aside.join() : moved.orElseGet(() -> Checksums.crc32c(source));
+            master.putEnd(clientId, k, put.putId(), crc);
         } catch (RuntimeException e) {
             try {
                 master.putRevoke(clientId, k, put.putId());
@@ -157,6 +158,16 @@ public final class EmbeddedStoreClient implements StoreClient {
             }
             throw e;
         }
+    }
+
+    /** One WRITE per replica; the first asks the transport for the checksum if {@code checksum}. */
+    private List<TransferRequest> writes(MemorySegment source, PutTicket put, boolean checksum) {
+        List<TransferRequest> out = new ArrayList<>(put.replicas().size());
+        for (var r : put.replicas()) {
+            out.add(new TransferRequest(TransferOp.WRITE, source, transports.pick(r.segmentName(), r.endpoints()),
+                    r.offset(), checksum && out.isEmpty()));
+        }
+        return out;
     }
 
     // ---- get ----
@@ -191,13 +202,17 @@ public final class EmbeddedStoreClient implements StoreClient {
 
     /** Tries replicas, own segments first, until one arrives intact within the lease. */
     private void read(String key, ReadLease lease, MemorySegment target) {
-        List<ReplicaLocation> order = new ArrayList<>(lease.replicas());
-        order.sort(Comparator.comparing(r -> ownSegments.contains(r.segmentName()) ? 0 : 1));
+        List<ReplicaLocation> order = lease.replicas();
+        if (order.size() > 1) {
+            order = new ArrayList<>(order);
+            order.sort(Comparator.comparing(r -> ownSegments.contains(r.segmentName()) ? 0 : 1));
+        }
         StoreException last = new StoreException(ErrorCode.INVALID_REPLICA, "object " + key + " has no replica");
         for (ReplicaLocation r : order) {
+            OptionalInt moved;
             try {
-                transports.runAll(List.of(new TransferRequest(TransferOp.READ, target,
-                        transports.pick(r.segmentName(), r.endpoints()), r.offset())));
+                moved = transports.runAll(List.of(new TransferRequest(TransferOp.READ, target,
+                        transports.pick(r.segmentName(), r.endpoints()), r.offset(), true)));
             } catch (StoreException e) {
                 last = e;
                 continue;
@@ -207,7 +222,7 @@ public final class EmbeddedStoreClient implements StoreClient {
                 throw new StoreException(ErrorCode.LEASE_EXPIRED,
                         "read of " + key + " outlived its lease; the bytes may have been reused");
             }
-            if (Checksums.crc32c(target) == lease.crc32c()) {
+            if (moved.orElseGet(() -> Checksums.crc32c(target)) == lease.crc32c()) {
                 return;
             }
             last = new StoreException(ErrorCode.CHECKSUM_MISMATCH,
@@ -327,10 +342,8 @@ public final class EmbeddedStoreClient implements StoreClient {
             }
             PutTicket put = t.value();
             try {
-                int crc = Checksums.crc32c(e.getValue());
-                transports.runAll(put.replicas().stream()
-                        .map(r -> new TransferRequest(TransferOp.WRITE, e.getValue(),
-                                transports.pick(r.segmentName(), r.endpoints()), r.offset())).toList());
+                OptionalInt moved = transports.runAll(writes(e.getValue(), put, true));
+                int crc = moved.orElseGet(() -> Checksums.crc32c(e.getValue()));
                 written.add(new PutCompletion(keys.get(j), put.putId(), crc));
                 writtenAt.add(i);
             } catch (StoreException bad) {

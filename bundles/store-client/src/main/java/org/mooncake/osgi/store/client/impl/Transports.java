@@ -2,7 +2,7 @@ package org.mooncake.osgi.store.client.impl;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
@@ -87,31 +87,32 @@ final class Transports {
 
     /**
      * Runs requests as one batch per protocol, all in flight together; any failure status or
-     * exception becomes TRANSFER_FAIL once every batch has finished.
+     * exception becomes TRANSFER_FAIL once every batch has finished. Returns the checksum a
+     * transport reported for a request that asked for one (callers ask in one request at most).
      */
-    void runAll(List<TransferRequest> requests) {
-        Map<String, List<TransferRequest>> byProto = requests.stream()
-                .collect(Collectors.groupingBy(r -> r.remote().protocol()));
+    OptionalInt runAll(List<TransferRequest> requests) {
         List<CompletableFuture<List<TransferStatus>>> inFlight = new ArrayList<>();
-        for (var e : byProto.entrySet()) {
+        for (List<TransferRequest> batch : batchesByProtocol(requests)) {
             Transport t = null;
-            for (TransferRequest r : e.getValue()) {
+            for (TransferRequest r : batch) {
                 t = reaching(r.remote());
             }
             try {
-                inFlight.add(t.submit(e.getValue()).toCompletableFuture());
+                inFlight.add(t.submit(batch).toCompletableFuture());
             } catch (RuntimeException closedOrBroken) {
                 // a transport going away under us (bundle stopped) fails its batch, not the caller
                 inFlight.add(CompletableFuture.failedFuture(closedOrBroken));
             }
         }
         String failure = null;
+        OptionalInt crc = OptionalInt.empty();
         for (CompletableFuture<List<TransferStatus>> f : inFlight) {
             try {
                 for (TransferStatus s : f.join()) {
                     if (!s.completed() && failure == null) {
                         failure = s.error();
                     }
+                    crc = crc.isPresent() ? crc : s.crc32c();
                 }
             } catch (RuntimeException e) {
                 failure = failure == null ? e.toString() : failure;
@@ -120,5 +121,17 @@ final class Transports {
         if (failure != null) {
             throw new StoreException(ErrorCode.TRANSFER_FAIL, requests.getFirst().op() + " failed: " + failure);
         }
+        return crc;
+    }
+
+    /** One batch per protocol; usually there is only one, and then no map is built. */
+    private static java.util.Collection<List<TransferRequest>> batchesByProtocol(List<TransferRequest> requests) {
+        String first = requests.getFirst().remote().protocol();
+        for (TransferRequest r : requests) {
+            if (!r.remote().protocol().equals(first)) {
+                return requests.stream().collect(Collectors.groupingBy(q -> q.remote().protocol())).values();
+            }
+        }
+        return List.of(requests);
     }
 }

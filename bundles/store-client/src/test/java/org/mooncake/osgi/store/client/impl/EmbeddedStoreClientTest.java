@@ -115,13 +115,16 @@ class EmbeddedStoreClientTest {
         HookedTransport t = new HookedTransport() {
             @Override
             public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
-                var result = inner.submit(batch);
                 for (TransferRequest r : batch) {
                     if (r.op() == TransferOp.READ && r.remote().segmentName().endsWith("-1")) {
-                        r.local().set(ValueLayout.JAVA_BYTE, 0, (byte) ~r.local().get(ValueLayout.JAVA_BYTE, 0));
+                        // the replica's first byte rots in its segment
+                        MemorySegment first = MemorySegment.ofArray(new byte[1]);
+                        inner.submit(List.of(new TransferRequest(TransferOp.READ, first, r.remote(), r.remoteOffset())));
+                        first.set(ValueLayout.JAVA_BYTE, 0, (byte) ~first.get(ValueLayout.JAVA_BYTE, 0));
+                        inner.submit(List.of(new TransferRequest(TransferOp.WRITE, first, r.remote(), r.remoteOffset())));
                     }
                 }
-                return result;
+                return inner.submit(batch);
             }
         };
         f = new ClientFixture(t, 1 << 20, 1 << 20);
@@ -129,6 +132,49 @@ class EmbeddedStoreClientTest {
         assertError(ErrorCode.CHECKSUM_MISMATCH, () -> f.client.get("one"));
         f.client.put("two", bytes("payload"), ReplicateConfig.builder().replicaCount(2).build());
         assertArrayEquals(bytes("payload"), f.client.get("two"));
+    }
+
+    /** A transport that reports {@code lie} as the checksum of every request that asks for one. */
+    private static final class MisreportingTransport extends HookedTransport {
+        final List<TransferRequest> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        volatile TransferOp lieOn;
+
+        @Override
+        public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+            seen.addAll(batch);
+            return inner.submit(batch).thenApply(statuses -> {
+                List<TransferStatus> out = new java.util.ArrayList<>();
+                for (int i = 0; i < batch.size(); i++) {
+                    TransferStatus s = statuses.get(i);
+                    boolean lie = batch.get(i).op() == lieOn && s.crc32c().isPresent();
+                    out.add(lie ? TransferStatus.done(s.bytes(), s.crc32c().getAsInt() + 1) : s);
+                }
+                return out;
+            });
+        }
+    }
+
+    @Test
+    void theChecksumATransportComputesBesideItsCopyIsTheOneRecordedAndVerified() {
+        MisreportingTransport t = new MisreportingTransport();
+        f = new ClientFixture(t, 1 << 20, 1 << 20);
+        byte[] v = new byte[100_000];
+        new java.util.Random(3).nextBytes(v);
+        f.client.put("honest", v, ReplicateConfig.builder().replicaCount(2).build());
+        assertArrayEquals(v, f.client.get("honest"));
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(v);
+        assertEquals((int) crc.getValue(), f.master.queryKey(ObjectKey.of("honest")).orElseThrow().crc32c());
+        // one checksum per put (the first replica's write) and one per get
+        assertEquals(List.of(true, false, true), t.seen.stream().map(TransferRequest::checksum).toList());
+
+        t.lieOn = TransferOp.WRITE;
+        f.client.put("recorded", v);
+        t.lieOn = null;
+        assertError(ErrorCode.CHECKSUM_MISMATCH, () -> f.client.get("recorded"));
+
+        t.lieOn = TransferOp.READ;
+        assertError(ErrorCode.CHECKSUM_MISMATCH, () -> f.client.get("honest"));
     }
 
     @Test

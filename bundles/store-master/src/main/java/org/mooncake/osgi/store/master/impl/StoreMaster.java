@@ -270,7 +270,7 @@ public final class StoreMaster implements MasterService {
             m.pending = new Version(putId, clientId, sizeBytes, config, replicas, now, 0);
             m.pendingAborted = false;
             pendingPuts.put(key, now);
-            return new PutTicket(putId, replicas.stream().map(Replica::location).toList());
+            return new PutTicket(putId, Replica.locations(replicas));
         } finally {
             shard.unlock();
         }
@@ -388,7 +388,7 @@ public final class StoreMaster implements MasterService {
                 }
             }
             return new ReadLease(v.sizeBytes(), v.crc32c(), v.config().dataType(),
-                    v.replicas().stream().map(Replica::location).toList(), m.leaseExpiresAtMs);
+                    Replica.locations(v.replicas()), m.leaseExpiresAtMs);
         } finally {
             shard.unlock();
         }
@@ -474,7 +474,7 @@ public final class StoreMaster implements MasterService {
             return Optional.of(new ObjectInfo(key, state, v.sizeBytes(),
                     v.config().dataType(), v.crc32c(), m.putTimeMs, m.leaseExpiresAtMs, m.softPinDeadlineMs,
                     m.hardPinned, m.hits, v.config().recomputeCostMs(), v.config().groupId(),
-                    v.replicas().stream().map(Replica::location).toList()));
+                    Replica.locations(v.replicas())));
         } finally {
             shard.unlock();
         }

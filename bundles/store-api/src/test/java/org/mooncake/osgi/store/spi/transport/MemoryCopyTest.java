@@ -1,0 +1,88 @@
+package org.mooncake.osgi.store.spi.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Random;
+import java.util.zip.CRC32C;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+
+class MemoryCopyTest {
+    private static final SegmentEndpoint REMOTE = new SegmentEndpoint("local", "here", "s");
+    private static final long STEP = MemoryCopy.CHECKSUM_STEP;
+
+    private static int crc(byte[] bytes) {
+        CRC32C c = new CRC32C();
+        c.update(bytes);
+        return (int) c.getValue();
+    }
+
+    private static byte[] random(int size) {
+        byte[] b = new byte[size];
+        new Random(size).nextBytes(b);
+        return b;
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, 1, STEP - 1, STEP, STEP + 1, 64 * STEP + 3})
+    void aWriteAsksForAndGetsTheChecksumOfItsSourceBesideTheCopy(long size) {
+        byte[] data = random((int) size);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment remote = arena.allocate(size + 100);
+            TransferStatus s = MemoryCopy.run(new TransferRequest(TransferOp.WRITE, MemorySegment.ofArray(data),
+                    REMOTE, 100, true), remote);
+            assertTrue(s.completed());
+            assertEquals(size, s.bytes());
+            assertEquals(crc(data), s.crc32c().orElseThrow());
+            assertEquals(-1, remote.asSlice(100).mismatch(MemorySegment.ofArray(data)));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, 1, STEP - 1, STEP, STEP + 1, 64 * STEP + 3})
+    void aReadAsksForAndGetsTheChecksumOfWhatItDelivered(long size) {
+        byte[] data = random((int) size);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment remote = arena.allocate(size + 7);
+            MemorySegment.copy(MemorySegment.ofArray(data), 0, remote, 7, size);
+            MemorySegment target = arena.allocate(size);
+            TransferStatus s = MemoryCopy.run(new TransferRequest(TransferOp.READ, target, REMOTE, 7, true), remote);
+            assertTrue(s.completed());
+            assertEquals(crc(data), s.crc32c().orElseThrow());
+            assertEquals(-1, target.mismatch(MemorySegment.ofArray(data)));
+        }
+    }
+
+    @Test
+    void noChecksumUnlessAsked() {
+        byte[] data = random(1000);
+        TransferStatus s = MemoryCopy.run(new TransferRequest(TransferOp.WRITE, MemorySegment.ofArray(data), REMOTE, 0),
+                MemorySegment.ofArray(new byte[1000]));
+        assertTrue(s.completed());
+        assertFalse(s.crc32c().isPresent());
+    }
+
+    @Test
+    void aRangeOutsideTheSegmentOrAClosedSegmentFailsWithoutAChecksum() {
+        TransferStatus outside = MemoryCopy.run(new TransferRequest(TransferOp.READ, MemorySegment.ofArray(new byte[10]),
+                REMOTE, 95, true), MemorySegment.ofArray(new byte[100]));
+        assertFalse(outside.completed());
+        assertTrue(outside.error().contains("outside segment"), outside.error());
+        assertFalse(outside.crc32c().isPresent());
+
+        Arena owner = Arena.ofShared();
+        MemorySegment remote = owner.allocate(4 * STEP);
+        owner.close();
+        TransferStatus closed = MemoryCopy.run(new TransferRequest(TransferOp.READ,
+                MemorySegment.ofArray(new byte[(int) (3 * STEP)]), REMOTE, 0, true), remote);
+        assertFalse(closed.completed());
+        assertFalse(closed.crc32c().isPresent());
+    }
+}
