@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the benchmarks and writes results, charts and a machine description to docs/benchmarks/.
-#   benchmarks/run.sh            all (about 6 minutes on 2 cores)
+#   benchmarks/run.sh            all (about 12 minutes on 2 cores)
 #   benchmarks/run.sh quick      fewer iterations, for a smoke run
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ mkdir -p "$out"
 ./mvnw -B -q -ntp -DskipTests install -pl benchmarks -am
 jar=benchmarks/target/benchmarks.jar
 java=("$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -Djava.util.logging.config.file=/dev/null)
-iters=(-wi 3 -i 10)
+iters=(-wi 8 -i 10)
 [ "${1:-}" = quick ] && iters=(-wi 1 -i 3)
 
 echo "== machine" | tee "$out/machine.txt"

@@ -18,12 +18,14 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One eviction round on a store 91% full of {@code objects} objects (one in fifty a hidden
  * state): the round plans with the policy and frees 6% of capacity. Each iteration refills.
+ * Eight warm-up rounds: a fresh JVM's first rounds still run partly interpreted (196, 88, 56 ms
+ * for cost-aware's first three in one run, then 35–45 ms); a store that evicts runs compiled.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3)
-@Measurement(iterations = 5)
+@Warmup(iterations = 8)
+@Measurement(iterations = 10)
 @Fork(value = 1, jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow", "-Xmx8g"})
 public class EvictionRoundBenchmark {
     @Param({"100000", "1000000"})

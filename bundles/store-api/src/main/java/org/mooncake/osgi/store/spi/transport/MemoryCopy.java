@@ -27,7 +27,8 @@ public final class MemoryCopy {
 
     /**
      * Runs {@code r} against {@code remote} (the mapped target segment): checks the range, copies
-     * (with the checksum beside the copy if {@code r} asks for it), and turns every failure (range, a closed arena, read-only memory) into a status.
+     * (with the checksum beside the copy if {@code r} asks for it), and turns every failure
+     * (range, a closed arena, read-only memory) into a status.
      */
     public static TransferStatus run(TransferRequest r, MemorySegment remote) {
         long len = r.length();
@@ -37,7 +38,7 @@ public final class MemoryCopy {
         }
         try {
             if (r.checksum()) {
-                return TransferStatus.done(len, copyWithChecksum(r, remote));
+                return TransferStatus.done(len, copyWithChecksum(r, remote, WINDOW));
             }
             if (r.op() == TransferOp.WRITE) {
                 MemorySegment.copy(r.local(), 0, remote, r.remoteOffset(), len);
@@ -59,6 +60,8 @@ public final class MemoryCopy {
      * 32 KiB steps and more no longer fit L1 beside the copy's writes. The copy alone 22 µs.
      */
     static final long CHECKSUM_STEP = 16 * 1024;
+    /** A byte-buffer view, which the checksum takes, cannot pass 2 GiB: one view per window. */
+    static final long WINDOW = 1L << 30;
 
     /**
      * Copies in steps, each step's source checksummed just before it is copied. For a READ that
@@ -66,23 +69,20 @@ public final class MemoryCopy {
      * it only after the lease), and a change between steps leaves a mix that fails the check; only
      * a write outside the store's protocol inside one step could pass unseen. Returns the CRC32C.
      */
-    private static int copyWithChecksum(TransferRequest r, MemorySegment remote) {
+    static int copyWithChecksum(TransferRequest r, MemorySegment remote, long window) {
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         boolean write = r.op() == TransferOp.WRITE;
         MemorySegment from = write ? r.local() : remote.asSlice(r.remoteOffset(), r.length());
         MemorySegment to = write ? remote.asSlice(r.remoteOffset(), r.length()) : r.local();
         long len = r.length();
-        // one buffer view per window (a view cannot pass 2 GiB), moved along it step by step
-        for (long window = 0; window < len; window += WINDOW) {
-            java.nio.ByteBuffer view = from.asSlice(window, Math.min(WINDOW, len - window)).asByteBuffer();
+        for (long start = 0; start < len; start += window) {
+            java.nio.ByteBuffer view = from.asSlice(start, Math.min(window, len - start)).asByteBuffer();
             for (int at = 0; at < view.capacity(); at += (int) CHECKSUM_STEP) {
                 int n = (int) Math.min(CHECKSUM_STEP, view.capacity() - at);
                 crc.update(view.limit(at + n).position(at));
-                MemorySegment.copy(from, window + at, to, window + at, n);
+                MemorySegment.copy(from, start + at, to, start + at, n);
             }
         }
         return (int) crc.getValue();
     }
-
-    private static final long WINDOW = 1L << 30;
 }

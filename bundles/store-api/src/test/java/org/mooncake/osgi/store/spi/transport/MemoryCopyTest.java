@@ -61,6 +61,27 @@ class MemoryCopyTest {
     }
 
     @Test
+    void objectsLongerThanOneBufferViewAreCheckedAcrossViews() {
+        // the real window is 1 GiB (a byte buffer stops at 2 GiB); a small one walks the same code
+        long window = 3 * STEP + 5;
+        byte[] data = random((int) (4 * window + 7));
+        for (TransferOp op : TransferOp.values()) {
+            byte[] remote = new byte[data.length + 9];
+            byte[] local = new byte[data.length];
+            if (op == TransferOp.WRITE) {
+                System.arraycopy(data, 0, local, 0, data.length);
+            } else {
+                System.arraycopy(data, 0, remote, 9, data.length);
+            }
+            int crc = MemoryCopy.copyWithChecksum(new TransferRequest(op, MemorySegment.ofArray(local), REMOTE, 9, true),
+                    MemorySegment.ofArray(remote), window);
+            assertEquals(crc(data), crc, op.name());
+            assertEquals(-1, MemorySegment.ofArray(op == TransferOp.WRITE ? remote : local)
+                    .asSlice(op == TransferOp.WRITE ? 9 : 0, data.length).mismatch(MemorySegment.ofArray(data)), op.name());
+        }
+    }
+
+    @Test
     void noChecksumUnlessAsked() {
         byte[] data = random(1000);
         TransferStatus s = MemoryCopy.run(new TransferRequest(TransferOp.WRITE, MemorySegment.ofArray(data), REMOTE, 0),
