@@ -68,8 +68,9 @@ public final class TransferBenchmark {
 
     private int ops(long size) {
         // Small objects get many operations: with 2,000 at 64 KiB (1,000 to warm up) parts of
-        // the path were still interpreted or C1 code, and shm read 6.9x memcpy instead of ~3.5x.
-        int n = size <= 64 << 10 ? 20_000 : size <= 1 << 20 ? 3_000 : size < 100_000_000 ? 20 : 6;
+        // the path were still interpreted or C1 code, and shm read 6.9x memcpy instead of ~3.5x;
+        // with 20,000 a shm run lasted 60 ms, so one young GC pause moved its mean by a tenth.
+        int n = size <= 64 << 10 ? 100_000 : size <= 1 << 20 ? 3_000 : size < 100_000_000 ? 20 : 6;
         return Math.max(3, (int) (n * scale));
     }
 

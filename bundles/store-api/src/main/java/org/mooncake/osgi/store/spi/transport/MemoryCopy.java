@@ -38,7 +38,8 @@ public final class MemoryCopy {
         }
         try {
             if (r.checksum()) {
-                return TransferStatus.done(len, copyWithChecksum(r, remote, WINDOW));
+                return TransferStatus.done(len, len >= ASIDE_FROM && source(r, remote).isAccessibleBy(OTHER_THREAD)
+                        ? copyWithChecksumAside(r, remote) : copyWithChecksum(r, remote, WINDOW));
             }
             if (r.op() == TransferOp.WRITE) {
                 MemorySegment.copy(r.local(), 0, remote, r.remoteOffset(), len);
@@ -71,9 +72,8 @@ public final class MemoryCopy {
      */
     static int copyWithChecksum(TransferRequest r, MemorySegment remote, long window) {
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-        boolean write = r.op() == TransferOp.WRITE;
-        MemorySegment from = write ? r.local() : remote.asSlice(r.remoteOffset(), r.length());
-        MemorySegment to = write ? remote.asSlice(r.remoteOffset(), r.length()) : r.local();
+        MemorySegment from = source(r, remote);
+        MemorySegment to = r.op() == TransferOp.WRITE ? remote.asSlice(r.remoteOffset(), r.length()) : r.local();
         long len = r.length();
         for (long start = 0; start < len; start += window) {
             java.nio.ByteBuffer view = from.asSlice(start, Math.min(window, len - start)).asByteBuffer();
@@ -84,5 +84,47 @@ public final class MemoryCopy {
             }
         }
         return (int) crc.getValue();
+    }
+
+    /**
+     * From this size the checksum runs on another thread beside the copy, both reading the
+     * source: on a 2-vCPU VM a 32 MB shm get in 16 KiB steps ran at 9–10.7 GiB/s, half of what
+     * memcpy reached in some runs; aside, the copy sets the pace. The same threshold as a put's.
+     */
+    static final long ASIDE_FROM = 4 << 20;
+    private static final Thread OTHER_THREAD = Thread.ofVirtual().unstarted(() -> { });
+    private static final java.util.concurrent.ExecutorService CHECKSUMS =
+            java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+
+    /**
+     * The copy here, the checksum of the source on another thread. For a READ that is again the
+     * remote bytes as they are read, now over the whole transfer rather than a step: sound for
+     * the same reason (a leased block does not change), but a write outside the store's protocol
+     * during the transfer could pass unseen.
+     */
+    static int copyWithChecksumAside(TransferRequest r, MemorySegment remote) {
+        MemorySegment from = source(r, remote);
+        CompletableFuture<Integer> crc = CompletableFuture.supplyAsync(() -> {
+            java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+            for (long start = 0; start < from.byteSize(); start += WINDOW) {
+                c.update(from.asSlice(start, Math.min(WINDOW, from.byteSize() - start)).asByteBuffer());
+            }
+            return (int) c.getValue();
+        }, CHECKSUMS);
+        if (r.op() == TransferOp.WRITE) {
+            MemorySegment.copy(from, 0, remote, r.remoteOffset(), r.length());
+        } else {
+            MemorySegment.copy(from, 0, r.local(), 0, r.length());
+        }
+        try {
+            return crc.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : e; // a closed arena, as for the copy
+        }
+    }
+
+    /** What the copy reads: the local memory for a WRITE, the remote range for a READ. */
+    private static MemorySegment source(TransferRequest r, MemorySegment remote) {
+        return r.op() == TransferOp.WRITE ? r.local() : remote.asSlice(r.remoteOffset(), r.length());
     }
 }

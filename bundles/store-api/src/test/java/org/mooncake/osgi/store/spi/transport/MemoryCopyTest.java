@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32C;
 
@@ -79,6 +80,40 @@ class MemoryCopyTest {
             assertEquals(-1, MemorySegment.ofArray(op == TransferOp.WRITE ? remote : local)
                     .asSlice(op == TransferOp.WRITE ? 9 : 0, data.length).mismatch(MemorySegment.ofArray(data)), op.name());
         }
+    }
+
+    @Test
+    void aLargeTransferChecksumsOnAnotherThreadWhereItsSourceAllowsAndInStepsWhereNot() {
+        int size = (int) MemoryCopy.ASIDE_FROM + 12345;
+        byte[] data = random(size);
+        try (Arena shared = Arena.ofShared(); Arena confined = Arena.ofConfined()) {
+            for (Arena owner : List.of(shared, confined)) {
+                MemorySegment remote = owner.allocate(size + 64);
+                MemorySegment.copy(MemorySegment.ofArray(data), 0, remote, 64, size);
+                MemorySegment target = owner.allocate(size);
+                TransferStatus read = MemoryCopy.run(new TransferRequest(TransferOp.READ, target, REMOTE, 64, true), remote);
+                assertEquals(crc(data), read.crc32c().orElseThrow());
+                assertEquals(-1, target.mismatch(MemorySegment.ofArray(data)));
+
+                MemorySegment source = owner.allocate(size);
+                MemorySegment.copy(MemorySegment.ofArray(data), 0, source, 0, size);
+                MemorySegment written = owner.allocate(size);
+                TransferStatus write = MemoryCopy.run(new TransferRequest(TransferOp.WRITE, source, REMOTE, 0, true), written);
+                assertEquals(crc(data), write.crc32c().orElseThrow());
+                assertEquals(-1, written.mismatch(MemorySegment.ofArray(data)));
+            }
+        }
+    }
+
+    @Test
+    void aRemoteClosedUnderALargeChecksummedReadFailsIt() {
+        Arena owner = Arena.ofShared();
+        MemorySegment remote = owner.allocate(MemoryCopy.ASIDE_FROM);
+        owner.close();
+        TransferStatus s = MemoryCopy.run(new TransferRequest(TransferOp.READ,
+                MemorySegment.ofArray(new byte[(int) MemoryCopy.ASIDE_FROM]), REMOTE, 0, true), remote);
+        assertFalse(s.completed());
+        assertFalse(s.crc32c().isPresent());
     }
 
     @Test
