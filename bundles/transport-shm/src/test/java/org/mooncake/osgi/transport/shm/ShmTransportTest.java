@@ -61,12 +61,16 @@ class ShmTransportTest {
         assertFalse(one(TransferOp.READ, arena.allocate(10), ep, (1 << 20) - 5).completed(), "out of range");
     }
 
-    @Test
-    void aWithdrawnSegmentIsRefusedAndItsFileRemoved() throws Exception {
+    /** An owner with segment "s" of {@code size} bytes, and a peer; returns the segment's endpoint. */
+    private SegmentEndpoint ownerAndPeerWithSegment(long size) {
         owner = new ShmTransport(config());
         peer = new ShmTransport(config());
-        MemorySegment segment = owner.allocateSegment("s", 4096, arena);
-        SegmentEndpoint ep = owner.expose("s", segment);
+        return owner.expose("s", owner.allocateSegment("s", size, arena));
+    }
+
+    @Test
+    void aWithdrawnSegmentIsRefusedAndItsFileRemoved() throws Exception {
+        SegmentEndpoint ep = ownerAndPeerWithSegment(4096);
         assertTrue(one(TransferOp.READ, arena.allocate(10), ep, 0).completed());
         owner.withdraw("s");
         try (var files = Files.list(dir)) {
@@ -79,10 +83,7 @@ class ShmTransportTest {
 
     @Test
     void aFileThatIsNotASegmentOfThisFormatIsRefusedNotMisread() throws Exception {
-        owner = new ShmTransport(config());
-        peer = new ShmTransport(config());
-        MemorySegment segment = owner.allocateSegment("s", 8192, arena);
-        SegmentEndpoint ep = owner.expose("s", segment);
+        SegmentEndpoint ep = ownerAndPeerWithSegment(8192);
         String host = ep.address().substring(0, ep.address().indexOf('|') + 1);
         Path foreign = Files.write(dir.resolve("foreign.seg"), new byte[3 * 4096]);
         TransferStatus s = one(TransferOp.READ, arena.allocate(10), new SegmentEndpoint("shm", host + foreign, "f"), 0);

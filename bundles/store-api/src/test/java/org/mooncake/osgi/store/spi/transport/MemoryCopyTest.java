@@ -8,11 +8,14 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 
 class MemoryCopyTest {
@@ -31,33 +34,28 @@ class MemoryCopyTest {
         return b;
     }
 
+    static Stream<Arguments> opsAndSizesAroundTheStep() {
+        return Stream.of(TransferOp.values()).flatMap(op -> LongStream.of(0, 1, STEP - 1, STEP, STEP + 1, 64 * STEP + 3)
+                .mapToObj(size -> Arguments.of(op, size)));
+    }
+
+    /** A WRITE's checksum is of its source, a READ's of what it delivered: both are the data. */
     @ParameterizedTest
-    @ValueSource(longs = {0, 1, STEP - 1, STEP, STEP + 1, 64 * STEP + 3})
-    void aWriteAsksForAndGetsTheChecksumOfItsSourceBesideTheCopy(long size) {
+    @MethodSource("opsAndSizesAroundTheStep")
+    void aTransferAskedForItsChecksumGetsItBesideTheCopy(TransferOp op, long size) {
         byte[] data = random((int) size);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment remote = arena.allocate(size + 100);
-            TransferStatus s = MemoryCopy.run(new TransferRequest(TransferOp.WRITE, MemorySegment.ofArray(data),
-                    REMOTE, 100, true), remote);
+            MemorySegment local = op == TransferOp.WRITE ? MemorySegment.ofArray(data) : arena.allocate(size);
+            if (op == TransferOp.READ) {
+                MemorySegment.copy(MemorySegment.ofArray(data), 0, remote, 100, size);
+            }
+            TransferStatus s = MemoryCopy.run(new TransferRequest(op, local, REMOTE, 100, true), remote);
             assertTrue(s.completed());
             assertEquals(size, s.bytes());
             assertEquals(crc(data), s.crc32c().orElseThrow());
-            assertEquals(-1, remote.asSlice(100).mismatch(MemorySegment.ofArray(data)));
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(longs = {0, 1, STEP - 1, STEP, STEP + 1, 64 * STEP + 3})
-    void aReadAsksForAndGetsTheChecksumOfWhatItDelivered(long size) {
-        byte[] data = random((int) size);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment remote = arena.allocate(size + 7);
-            MemorySegment.copy(MemorySegment.ofArray(data), 0, remote, 7, size);
-            MemorySegment target = arena.allocate(size);
-            TransferStatus s = MemoryCopy.run(new TransferRequest(TransferOp.READ, target, REMOTE, 7, true), remote);
-            assertTrue(s.completed());
-            assertEquals(crc(data), s.crc32c().orElseThrow());
-            assertEquals(-1, target.mismatch(MemorySegment.ofArray(data)));
+            MemorySegment landed = op == TransferOp.WRITE ? remote.asSlice(100) : local;
+            assertEquals(-1, landed.mismatch(MemorySegment.ofArray(data)));
         }
     }
 
