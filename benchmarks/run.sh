@@ -18,6 +18,8 @@ echo "== machine" | tee "$out/machine.txt"
 
 echo "== master metadata operations (JMH)"
 "${java[@]}" -jar "$jar" MasterOpsBenchmark -wi 2 -i 5 -w 1 -r 1 -rf json -rff "$out/master-ops.json"
+echo "== replica placement with 1, 16 and 64 segments (JMH)"
+"${java[@]}" -jar "$jar" PlacementBenchmark -wi 3 -i 5 -w 1 -r 1 -rf json -rff "$out/placement.json"
 echo "== eviction round at 1e5 and 1e6 objects per policy (JMH), default G1 and Parallel GC"
 "${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -rf json -rff "$out/eviction-round.json"
 "${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p objects=1000000 -jvmArgsAppend -XX:+UseParallelGC \
@@ -29,3 +31,5 @@ echo "== operations beside an eviction round"
   "Master operations, 100k resident objects (higher is better)" policy
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/eviction-round.json" "$out/eviction-round.png" \
   "One eviction round freeing 6% of capacity (lower is better)" policy
+"${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/placement.json" "$out/placement.png" \
+  "A put (start + end + remove) by mounted segments (lower is better)" segments

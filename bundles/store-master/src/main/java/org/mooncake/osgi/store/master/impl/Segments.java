@@ -1,9 +1,8 @@
 package org.mooncake.osgi.store.master.impl;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +20,12 @@ import org.mooncake.osgi.store.master.SegmentDescriptor;
  */
 final class Segments {
     private final ConcurrentMap<String, Segment> byName = new ConcurrentHashMap<>();
+    /**
+     * The mounted segments as an array, replaced on every mount and drop, for placement: a put
+     * reads it instead of walking the map. It may lag a concurrent mount (that put does not see
+     * the new segment yet) or drop (a dropped segment is retired first and takes no blocks).
+     */
+    private volatile Segment[] placeable = new Segment[0];
 
     Segment mount(SegmentDescriptor d) {
         StoreException.require(d != null && d.name() != null && !d.name().isEmpty(), "segment name is required");
@@ -32,7 +37,12 @@ final class Segments {
         if (byName.putIfAbsent(d.name(), s) != null) {
             throw new StoreException(ErrorCode.SEGMENT_ALREADY_EXISTS, "segment " + d.name() + " is mounted already");
         }
+        refreshPlaceable();
         return s;
+    }
+
+    private synchronized void refreshPlaceable() {
+        placeable = byName.values().toArray(Segment[]::new);
     }
 
     Segment get(String name) {
@@ -40,7 +50,9 @@ final class Segments {
     }
 
     void drop(Segment s) {
-        byName.remove(s.name(), s);
+        if (byName.remove(s.name(), s)) {
+            refreshPlaceable();
+        }
     }
 
     List<Segment> all() {
@@ -77,32 +89,46 @@ final class Segments {
 
     /**
      * Up to {@code count} blocks of {@code size} bytes on distinct segments: preferred segments
-     * first, then in the strategy's order. Empty when none fits.
+     * first, then in the strategy's order. Empty when none fits. RANDOM draws the order one
+     * segment at a time (a Fisher-Yates shuffle stopped once the replicas are placed): the same
+     * uniformly random order as shuffling all segments first, without paying for all of them.
      */
     List<Replica> place(long size, int count, List<String> preferred, AllocationStrategy strategy) {
-        Set<Segment> order = new LinkedHashSet<>();
+        List<Replica> out = new ArrayList<>(count);
+        // null without preferred segments: asking even an empty set cost a put 100 ns
+        Set<Segment> tried = preferred.isEmpty() ? null : new HashSet<>();
         for (String name : preferred) {
             Segment s = byName.get(name);
-            if (s != null) {
-                order.add(s);
+            if (s != null && tried.add(s)) {
+                tryPlace(s, size, out);
+                if (out.size() == count) {
+                    return out;
+                }
             }
         }
-        List<Segment> rest = new ArrayList<>(byName.values());
-        switch (strategy) {
-            case RANDOM -> Collections.shuffle(rest, ThreadLocalRandom.current());
-            case FREE_RATIO_FIRST -> rest.sort(Comparator.comparingDouble(Segment::freeRatio).reversed());
+        Segment[] rest = placeable.clone();
+        if (strategy == AllocationStrategy.FREE_RATIO_FIRST) {
+            java.util.Arrays.sort(rest, Comparator.comparingDouble(Segment::freeRatio).reversed());
         }
-        order.addAll(rest);
-        List<Replica> out = new ArrayList<>(count);
-        for (Segment s : order) {
-            if (out.size() == count) {
-                break;
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int i = 0; i < rest.length && out.size() < count; i++) {
+            if (strategy == AllocationStrategy.RANDOM) {
+                int j = i + random.nextInt(rest.length - i);
+                Segment pick = rest[j];
+                rest[j] = rest[i];
+                rest[i] = pick;
             }
-            long offset = s.allocate(size);
-            if (offset >= 0) {
-                out.add(new Replica(s, offset, size));
+            if (tried == null || !tried.contains(rest[i])) {
+                tryPlace(rest[i], size, out);
             }
         }
         return out;
+    }
+
+    private static void tryPlace(Segment s, long size, List<Replica> out) {
+        long offset = s.allocate(size);
+        if (offset >= 0) {
+            out.add(new Replica(s, offset, size));
+        }
     }
 }

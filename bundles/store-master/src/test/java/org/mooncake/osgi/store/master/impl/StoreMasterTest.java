@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mooncake.osgi.store.master.impl.MasterFixture.k;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -107,6 +108,27 @@ class StoreMasterTest {
         assertEquals(Set.of("s1", "s2", "s3"), three.stream().map(ReplicaLocation::segmentName).collect(Collectors.toSet()));
         List<ReplicaLocation> five = f.put("b", 100, ReplicateConfig.builder().replicaCount(5).build());
         assertEquals(3, five.stream().map(ReplicaLocation::segmentName).distinct().count());
+    }
+
+    @Test
+    void randomPlacementSpreadsEvenlyAndSkipsFullAndUnmountedSegments() {
+        for (String s : List.of("s1", "s2", "s3", "s4")) {
+            f.mount("c1", s, 8 << 20);
+        }
+        Map<String, Integer> landed = new java.util.TreeMap<>();
+        for (int i = 0; i < 4000; i++) {
+            landed.merge(f.put("k" + i, 100).getFirst().segmentName(), 1, Integer::sum);
+        }
+        // 1,000 expected on each; 200 away is over 7 standard deviations
+        landed.values().forEach(n -> assertTrue(n > 800 && n < 1200, landed.toString()));
+
+        f.mount("c2", "tiny", 4096);
+        f.put("fills-tiny", 4096, ReplicateConfig.builder().preferredSegments(List.of("tiny")).build());
+        m.unmountSegment("c1", "s1");
+        for (int i = 0; i < 200; i++) {
+            String segment = f.put("more" + i, 100).getFirst().segmentName();
+            assertTrue(Set.of("s2", "s3", "s4").contains(segment), segment);
+        }
     }
 
     @Test
