@@ -1,7 +1,5 @@
 package org.mooncake.osgi.store.api;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * A key scoped by its tenant. Keys are 1 to {@value #MAX_KEY_BYTES} bytes of UTF-8 with no
  * control characters or whitespace; tenant names are 1 to {@value #MAX_TENANT_CHARS}
@@ -26,9 +24,11 @@ public record ObjectKey(String tenant, String key) implements Comparable<ObjectK
         if (key == null || key.isEmpty()) {
             throw new StoreException(ErrorCode.INVALID_KEY, "key is empty");
         }
-        if (key.length() > MAX_KEY_BYTES || key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
+        if (key.length() > MAX_KEY_BYTES) {
             throw new StoreException(ErrorCode.INVALID_KEY, "key longer than " + MAX_KEY_BYTES + " bytes");
         }
+        // UTF-8 length counted in the same pass, not by encoding a copy: keys are checked on every call
+        int utf8Bytes = 0;
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
             if (Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSurrogate(c)
@@ -36,6 +36,10 @@ public record ObjectKey(String tenant, String key) implements Comparable<ObjectK
                 throw new StoreException(ErrorCode.INVALID_KEY,
                         "key has a control, whitespace or broken character at index " + i);
             }
+            utf8Bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3; // a pair is 4
+        }
+        if (utf8Bytes > MAX_KEY_BYTES) {
+            throw new StoreException(ErrorCode.INVALID_KEY, "key longer than " + MAX_KEY_BYTES + " bytes");
         }
     }
 

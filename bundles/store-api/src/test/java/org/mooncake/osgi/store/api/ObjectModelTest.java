@@ -26,6 +26,12 @@ class ObjectModelTest {
         assertError(ErrorCode.INVALID_KEY, () -> ObjectKey.of("x".repeat(ObjectKey.MAX_KEY_BYTES + 1)));
         // 342 three-byte characters are 1026 bytes although only 342 chars
         assertError(ErrorCode.INVALID_KEY, () -> ObjectKey.of("☃".repeat(342)));
+        // the limit in bytes, for one-, two-, three- and four-byte characters
+        for (String c : new String[] {"x", "é", "☃", "😀"}) {
+            int fit = ObjectKey.MAX_KEY_BYTES / c.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            assertEquals(c.repeat(fit), ObjectKey.of(c.repeat(fit)).key(), c);
+            assertError(ErrorCode.INVALID_KEY, () -> ObjectKey.of(c.repeat(fit + 1)));
+        }
         for (String bad : new String[] {"a b", "a\tb", "a\nb", "a\u0000b", "a\u007fb", "\ud800"}) {
             assertError(ErrorCode.INVALID_KEY, () -> ObjectKey.of(bad));
         }

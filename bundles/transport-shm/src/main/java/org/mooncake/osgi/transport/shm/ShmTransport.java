@@ -73,7 +73,8 @@ public final class ShmTransport implements Transport, AutoCloseable {
     }
 
     private final Path directory;
-    private final String host = HostIdentity.get();
+    /** This host's identity and the separator, the prefix of every address it serves. */
+    private final String hostPrefix = HostIdentity.get() + "|";
     private final ConcurrentMap<String, Owned> owned = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Peer> mapped = new ConcurrentHashMap<>();
     /** Control pages (both sides) and peers' mappings: they live as long as this transport. */
@@ -122,7 +123,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
         if (o == null || o.memory.address() != memory.address()) {
             throw new IllegalArgumentException("shm can expose only segments it allocated (" + segmentName + ")");
         }
-        return new SegmentEndpoint(PROTOCOL, host + "|" + o.file, segmentName);
+        return new SegmentEndpoint(PROTOCOL, hostPrefix + o.file, segmentName);
     }
 
     @Override
@@ -140,7 +141,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
 
     @Override
     public boolean canReach(SegmentEndpoint endpoint) {
-        return PROTOCOL.equals(endpoint.protocol()) && endpoint.address().startsWith(host + "|");
+        return PROTOCOL.equals(endpoint.protocol()) && endpoint.address().startsWith(hostPrefix);
     }
 
     @Override
@@ -170,7 +171,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
 
     /** Maps a segment file once per peer; a file without a valid control page is refused. */
     private Peer map(String address) throws IOException {
-        Path file = Path.of(address.substring(host.length() + 1));
+        Path file = Path.of(address.substring(hostPrefix.length()));
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = ch.size() - ControlPage.SIZE;
             if (size < 0) {

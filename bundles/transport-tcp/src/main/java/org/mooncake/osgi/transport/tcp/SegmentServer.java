@@ -8,7 +8,6 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +25,8 @@ final class SegmentServer implements AutoCloseable {
     }
 
     private final ConcurrentMap<String, Exposed> segments = new ConcurrentHashMap<>();
-    private final Set<SocketChannel> connections = ConcurrentHashMap.newKeySet();
+    /** Open connections and the thread serving each: close waits for those threads. */
+    private final ConcurrentMap<SocketChannel, Thread> connections = new ConcurrentHashMap<>();
     private final ServerSocketChannel server;
     private final long maxRequestBytes;
     private final long spinNanos;
@@ -81,10 +81,11 @@ final class SegmentServer implements AutoCloseable {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ch.setOption(StandardSocketOptions.SO_SNDBUF, PeerConnections.SOCKET_BUFFER);
                 ch.setOption(StandardSocketOptions.SO_RCVBUF, PeerConnections.SOCKET_BUFFER);
-                connections.add(ch);
                 // a platform thread per connection: peers hold few connections, and a parked virtual
                 // thread adds a poller hand-off to every request (measured: ~0.2 ms at 64 KiB)
-                Thread.ofPlatform().daemon().name("mooncake-tcp-serve").start(() -> serve(ch));
+                Thread serving = Thread.ofPlatform().daemon().name("mooncake-tcp-serve").unstarted(() -> serve(ch));
+                connections.put(ch, serving);
+                serving.start();
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
@@ -133,19 +134,31 @@ final class SegmentServer implements AutoCloseable {
         }
     }
 
-    /** Stops accepting, waits for the acceptor to finish, then ends every connection. */
+    /**
+     * Stops accepting, waits for the acceptor to finish, then ends every connection and waits
+     * (up to 5 s) for the threads serving them: a thread in a transfer holds the segment's memory
+     * (its arena cannot close) until it has noticed, so when this returns the owner may free it.
+     */
     @Override
     public void close() throws IOException {
         closed = true;
         server.close();
         acceptor.interrupt();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         try {
             acceptor.join(5_000);
+            for (SocketChannel ch : connections.keySet()) {
+                ch.close();
+            }
+            for (Thread serving : connections.values()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !serving.join(java.time.Duration.ofNanos(left))) {
+                    LOG.log(Level.WARNING, "a connection is still being served after the tcp transport closed");
+                    return;
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-        for (SocketChannel ch : connections) {
-            ch.close();
         }
     }
 }

@@ -207,7 +207,7 @@ public final class EmbeddedStoreClient implements StoreClient {
             order = new ArrayList<>(order);
             order.sort(Comparator.comparing(r -> ownSegments.contains(r.segmentName()) ? 0 : 1));
         }
-        StoreException last = new StoreException(ErrorCode.INVALID_REPLICA, "object " + key + " has no replica");
+        StoreException last = null; // made only when a read fails: an exception costs its stack trace
         for (ReplicaLocation r : order) {
             OptionalInt moved;
             try {
@@ -228,7 +228,7 @@ public final class EmbeddedStoreClient implements StoreClient {
             last = new StoreException(ErrorCode.CHECKSUM_MISMATCH,
                     "replica of " + key + " on " + r.segmentName() + " does not match its checksum");
         }
-        throw last;
+        throw last != null ? last : new StoreException(ErrorCode.INVALID_REPLICA, "object " + key + " has no replica");
     }
 
     @Override
@@ -319,7 +319,9 @@ public final class EmbeddedStoreClient implements StoreClient {
         for (int i = 0; i < n; i++) {
             var e = entries.get(i);
             try {
-                StoreException.require(e.getValue() != null, "value of " + e.getKey() + " is null");
+                if (e.getValue() == null) {
+                    throw new StoreException(ErrorCode.INVALID_PARAMS, "value of " + e.getKey() + " is null");
+                }
                 keys.add(key(e.getKey()));
                 sizes.add(e.getValue().byteSize());
                 started.add(i);

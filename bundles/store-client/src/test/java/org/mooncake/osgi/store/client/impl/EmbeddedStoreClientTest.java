@@ -24,6 +24,8 @@ import org.mooncake.osgi.store.api.OpResult;
 import org.mooncake.osgi.store.api.RangeCopy;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.spi.transport.TransferOp;
@@ -175,6 +177,24 @@ class EmbeddedStoreClientTest {
 
         t.lieOn = TransferOp.READ;
         assertError(ErrorCode.CHECKSUM_MISMATCH, () -> f.client.get("honest"));
+    }
+
+    @Test
+    void aLeaseWithoutReplicasIsAnErrorNamingTheObject() {
+        f = new ClientFixture(1 << 20);
+        f.client.put("orphan", bytes("v"));
+        MasterService real = f.master;
+        MasterService noReplicas = (MasterService) java.lang.reflect.Proxy.newProxyInstance(
+                MasterService.class.getClassLoader(), new Class<?>[] {MasterService.class}, (proxy, method, args) -> {
+                    Object out = method.invoke(real, args);
+                    return out instanceof ReadLease l
+                            ? new ReadLease(l.sizeBytes(), l.crc32c(), l.dataType(), List.of(), l.leaseExpiresAtMs()) : out;
+                });
+        EmbeddedStoreClient reader = EmbeddedStoreClient.create(noReplicas, List.of(new LocalTransport()), "c2", "default",
+                "local", f.clock);
+        StoreException e = assertThrows(StoreException.class, () -> reader.get("orphan"));
+        assertEquals(ErrorCode.INVALID_REPLICA, e.errorCode());
+        assertTrue(e.getMessage().contains("orphan"), e.getMessage());
     }
 
     @Test

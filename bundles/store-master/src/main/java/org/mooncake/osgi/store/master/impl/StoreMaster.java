@@ -218,7 +218,9 @@ public final class StoreMaster implements MasterService {
         requireClient(clientId);
         StoreException.require(key != null, "key is required");
         StoreException.require(config != null, "replicate config is required");
-        StoreException.require(sizeBytes > 0, "object size must be > 0, was " + sizeBytes);
+        if (sizeBytes <= 0) { // not require(...): its message would be built on every put
+            throw new StoreException(ErrorCode.INVALID_PARAMS, "object size must be > 0, was " + sizeBytes);
+        }
         MasterSettings cfg = settings;
         if (config.softPinTtlMs() > cfg.maxSoftPinTtlMs()) {
             throw new StoreException(ErrorCode.INVALID_TTL,
