@@ -38,7 +38,7 @@ public final class MemoryCopy {
         }
         try {
             if (r.checksum()) {
-                return TransferStatus.done(len, len >= ASIDE_FROM && source(r, remote).isAccessibleBy(OTHER_THREAD)
+                return TransferStatus.done(len, Checksums.worthAside(source(r, remote))
                         ? copyWithChecksumAside(r, remote) : copyWithChecksum(r, remote, WINDOW));
             }
             if (r.op() == TransferOp.WRITE) {
@@ -87,30 +87,16 @@ public final class MemoryCopy {
     }
 
     /**
-     * From this size the checksum runs on another thread beside the copy, both reading the
-     * source: on a 2-vCPU VM a 32 MB shm get in 16 KiB steps ran at 9–10.7 GiB/s, half of what
-     * memcpy reached in some runs; aside, the copy sets the pace. The same threshold as a put's.
-     */
-    static final long ASIDE_FROM = 4 << 20;
-    private static final Thread OTHER_THREAD = Thread.ofVirtual().unstarted(() -> { });
-    private static final java.util.concurrent.ExecutorService CHECKSUMS =
-            java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
-
-    /**
-     * The copy here, the checksum of the source on another thread. For a READ that is again the
-     * remote bytes as they are read, now over the whole transfer rather than a step: sound for
-     * the same reason (a leased block does not change), but a write outside the store's protocol
-     * during the transfer could pass unseen.
+     * The copy here, the checksum of the source on another thread (from {@link
+     * Checksums#ASIDE_FROM}: on a 2-vCPU VM a 32 MB shm get in 16 KiB steps ran at 9–10.7 GiB/s,
+     * half of what memcpy reached in some runs; aside, the copy sets the pace). For a READ that is
+     * again the remote bytes as they are read, now over the whole transfer rather than a step:
+     * sound for the same reason (a leased block does not change), but a write outside the store's
+     * protocol during the transfer could pass unseen.
      */
     static int copyWithChecksumAside(TransferRequest r, MemorySegment remote) {
         MemorySegment from = source(r, remote);
-        CompletableFuture<Integer> crc = CompletableFuture.supplyAsync(() -> {
-            java.util.zip.CRC32C c = new java.util.zip.CRC32C();
-            for (long start = 0; start < from.byteSize(); start += WINDOW) {
-                c.update(from.asSlice(start, Math.min(WINDOW, from.byteSize() - start)).asByteBuffer());
-            }
-            return (int) c.getValue();
-        }, CHECKSUMS);
+        CompletableFuture<Integer> crc = Checksums.aside(from);
         if (r.op() == TransferOp.WRITE) {
             MemorySegment.copy(from, 0, remote, r.remoteOffset(), r.length());
         } else {

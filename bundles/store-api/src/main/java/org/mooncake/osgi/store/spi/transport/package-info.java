@@ -2,7 +2,8 @@
  * Transport SPI: one-sided, batched READ/WRITE between registered local memory and exposed
  * remote segments, with a completion status per request. Shaped so that RDMA and GPU memory fit.
  *
- * <p>1.1: a request may ask for the CRC32C of the memory it moved, and a status carries it.
+ * <p>1.1: a request may ask for the CRC32C of the memory it moved, a status carries it, and
+ * {@link org.mooncake.osgi.store.spi.transport.Checksums} computes it as the store records it.
  */
 @Export
 @Version("1.1.0")

@@ -82,7 +82,7 @@ class MemoryCopyTest {
 
     @Test
     void aLargeTransferChecksumsOnAnotherThreadWhereItsSourceAllowsAndInStepsWhereNot() {
-        int size = (int) MemoryCopy.ASIDE_FROM + 12345;
+        int size = (int) Checksums.ASIDE_FROM + 12345;
         byte[] data = random(size);
         try (Arena shared = Arena.ofShared(); Arena confined = Arena.ofConfined()) {
             for (Arena owner : List.of(shared, confined)) {
@@ -106,10 +106,10 @@ class MemoryCopyTest {
     @Test
     void aRemoteClosedUnderALargeChecksummedReadFailsIt() {
         Arena owner = Arena.ofShared();
-        MemorySegment remote = owner.allocate(MemoryCopy.ASIDE_FROM);
+        MemorySegment remote = owner.allocate(Checksums.ASIDE_FROM);
         owner.close();
         TransferStatus s = MemoryCopy.run(new TransferRequest(TransferOp.READ,
-                MemorySegment.ofArray(new byte[(int) MemoryCopy.ASIDE_FROM]), REMOTE, 0, true), remote);
+                MemorySegment.ofArray(new byte[(int) Checksums.ASIDE_FROM]), REMOTE, 0, true), remote);
         assertFalse(s.completed());
         assertFalse(s.crc32c().isPresent());
     }
