@@ -296,6 +296,9 @@ public final class TransferBenchmark {
             System.out.printf(Locale.ROOT, "%-10s %-6s %,14d %12.1f %10.3f %10.3f%n", r.system, r.op, r.size,
                     r.mibPerSecond, r.p50Ms, r.p99Ms);
         }
+        System.out.println();
+        System.out.println("issue 3's goals in this run:");
+        TransferGoals.check(results).forEach(line -> System.out.println("  " + line));
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("transfer.json").toFile(),
                 results);
         System.setProperty("java.awt.headless", "true");
