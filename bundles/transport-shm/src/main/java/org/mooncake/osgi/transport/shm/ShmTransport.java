@@ -68,8 +68,20 @@ public final class ShmTransport implements Transport, AutoCloseable {
     private record Owned(Path file, MemorySegment memory, ControlPage control) {
     }
 
-    /** A peer's mapping of a segment file, by endpoint address: the segment and its control page. */
-    private record Peer(MemorySegment memory, ControlPage control) {
+    /**
+     * A peer's mapping of a segment file, by endpoint address: the segment and its control page,
+     * in an arena of their own, unmapped once the segment is seen withdrawn.
+     */
+    private record Peer(Arena arena, MemorySegment memory, ControlPage control) {
+        /** Unmaps; false while another thread is inside the memory in a way that pins it (a checksum). */
+        boolean unmap() {
+            try {
+                arena.close();
+                return true;
+            } catch (IllegalStateException pinned) {
+                return false;
+            }
+        }
     }
 
     private final Path directory;
@@ -77,7 +89,9 @@ public final class ShmTransport implements Transport, AutoCloseable {
     private final String hostPrefix = HostIdentity.get() + "|";
     private final ConcurrentMap<String, Owned> owned = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Peer> mapped = new ConcurrentHashMap<>();
-    /** Control pages (both sides) and peers' mappings: they live as long as this transport. */
+    /** Withdrawn peers' mappings that were still pinned when seen withdrawn: unmapped later. */
+    private final java.util.Queue<Peer> unmapLater = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** The owner's control pages: they live as long as this transport. */
     private final Arena mappings = Arena.ofShared();
 
     @Activate
@@ -160,12 +174,17 @@ public final class ShmTransport implements Transport, AutoCloseable {
                 p = map(address);
             }
             if (p.control.withdrawn()) {
-                mapped.remove(address, p);
+                if (mapped.remove(address, p)) {
+                    unmap(p);
+                }
                 return TransferStatus.failed(address + " (segment withdrawn)");
             }
             return MemoryCopy.run(r, p.memory);
         } catch (IOException e) {
             return TransferStatus.failed(e.toString());
+        } catch (IllegalStateException unmapped) {
+            // another thread saw it withdrawn and unmapped it between our look-up and our read
+            return TransferStatus.failed(address + " (segment withdrawn)");
         }
     }
 
@@ -177,11 +196,22 @@ public final class ShmTransport implements Transport, AutoCloseable {
             if (size < 0) {
                 throw new IOException(file + " is not a shm segment file (too short)");
             }
-            ControlPage control = ControlPage.open(ch.map(FileChannel.MapMode.READ_WRITE, size, ControlPage.SIZE, mappings),
-                    file);
-            Peer fresh = new Peer(ch.map(FileChannel.MapMode.READ_WRITE, 0, size, mappings), control);
+            Arena arena = Arena.ofShared();
+            Peer fresh;
+            try {
+                ControlPage control = ControlPage.open(ch.map(FileChannel.MapMode.READ_WRITE, size, ControlPage.SIZE, arena),
+                        file);
+                fresh = new Peer(arena, ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena), control);
+            } catch (IOException | RuntimeException e) {
+                arena.close();
+                throw e;
+            }
             Peer raced = mapped.putIfAbsent(address, fresh);
-            return raced != null ? raced : fresh;
+            if (raced != null) {
+                fresh.unmap();
+                return raced;
+            }
+            return fresh;
         } catch (NoSuchFileException gone) {
             throw new NoSuchFileException(file + " (segment withdrawn)");
         }
@@ -191,6 +221,21 @@ public final class ShmTransport implements Transport, AutoCloseable {
     @Override
     public void close() {
         owned.keySet().forEach(this::withdraw);
+        mapped.values().forEach(Peer::unmap);
+        mapped.clear();
+        unmapLater.forEach(Peer::unmap);
+        unmapLater.clear();
         mappings.close();
+    }
+
+    /**
+     * Unmaps a withdrawn segment, now or (if a transfer still pins it) at a later withdrawal; a
+     * copy still running in it fails cleanly, as any transfer against a withdrawn segment does.
+     */
+    private void unmap(Peer withdrawn) {
+        unmapLater.removeIf(Peer::unmap);
+        if (!withdrawn.unmap()) {
+            unmapLater.add(withdrawn);
+        }
     }
 }

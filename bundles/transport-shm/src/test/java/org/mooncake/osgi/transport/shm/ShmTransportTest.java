@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
@@ -72,6 +73,8 @@ class ShmTransportTest {
     void aWithdrawnSegmentIsRefusedAndItsFileRemoved() throws Exception {
         SegmentEndpoint ep = ownerAndPeerWithSegment(4096);
         assertTrue(one(TransferOp.READ, arena.allocate(10), ep, 0).completed());
+        String file = ep.address().substring(ep.address().indexOf('|') + 1);
+        long mappedBefore = mappingsOf(file);
         owner.withdraw("s");
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count());
@@ -79,6 +82,51 @@ class ShmTransportTest {
         TransferStatus s = one(TransferOp.READ, arena.allocate(10), ep, 0);
         assertFalse(s.completed());
         assertTrue(s.error().contains("withdrawn"), s.error());
+        if (Files.exists(MAPS)) {
+            // the owner's own mapping stays until its memory is released; the peer's is gone
+            assertTrue(mappingsOf(file) < mappedBefore, "the peer unmapped it: " + mappedBefore + " mappings before");
+        }
+        assertFalse(one(TransferOp.READ, arena.allocate(10), ep, 0).completed(), "and still refuses it");
+    }
+
+    private static final Path MAPS = Path.of("/proc/self/maps");
+
+    private static long mappingsOf(String file) throws java.io.IOException {
+        return Files.exists(MAPS) ? Files.readAllLines(MAPS).stream().filter(l -> l.contains(file)).count() : 0;
+    }
+
+    @RepeatedTest(10)
+    void withdrawingUnderConcurrentReadsFailsThemCleanlyAndNeverReturnsOtherBytes() throws Exception {
+        SegmentEndpoint ep = ownerAndPeerWithSegment(8 << 20);
+        java.util.concurrent.atomic.AtomicReference<Throwable> wrong = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(2);
+        List<Thread> readers = new java.util.ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            readers.add(Thread.ofPlatform().start(() -> {
+                try (Arena mine = Arena.ofConfined()) {
+                    MemorySegment target = mine.allocate(6 << 20);
+                    for (int i = 0;; i++) {
+                        // large enough that the checksum runs on another thread, beside the copy
+                        TransferStatus s = peer.submit(List.of(new TransferRequest(TransferOp.READ, target, ep, 0, true)))
+                                .toCompletableFuture().join().getFirst();
+                        if (i == 0) {
+                            reading.countDown();
+                        }
+                        if (!s.completed()) {
+                            return; // withdrawn: the error is the answer
+                        }
+                    }
+                } catch (Throwable e) {
+                    wrong.set(e);
+                }
+            }));
+        }
+        assertTrue(reading.await(30, java.util.concurrent.TimeUnit.SECONDS));
+        owner.withdraw("s");
+        for (Thread t : readers) {
+            t.join();
+        }
+        assertEquals(null, wrong.get());
     }
 
     @Test
