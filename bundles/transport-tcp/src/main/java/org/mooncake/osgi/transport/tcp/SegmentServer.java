@@ -147,9 +147,16 @@ final class SegmentServer implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         try {
             acceptor.join(5_000);
-            for (SocketChannel ch : connections.keySet()) {
-                ch.close();
-            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // still end every connection, without waiting for them
+        }
+        for (SocketChannel ch : connections.keySet()) {
+            ch.close();
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            return;
+        }
+        try {
             for (Thread serving : connections.values()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || !serving.join(java.time.Duration.ofNanos(left))) {

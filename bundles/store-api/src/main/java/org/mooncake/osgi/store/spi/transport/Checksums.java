@@ -14,8 +14,8 @@ import java.util.zip.CRC32C;
 public final class Checksums {
     /** From this size a checksum is worth a thread of its own beside the transfer (measured at 1 MiB: not below). */
     public static final long ASIDE_FROM = 4 << 20;
-    /** A byte-buffer view, which {@link CRC32C} takes, cannot pass 2 GiB. */
-    private static final long SLICE = 1L << 30;
+    /** A byte-buffer view, which {@link CRC32C} takes, cannot pass 2 GiB: one view per slice. */
+    static final long SLICE = 1L << 30;
     private static final Thread OTHER_THREAD = Thread.ofVirtual().unstarted(() -> { });
     private static final ExecutorService ASIDE = Executors.newVirtualThreadPerTaskExecutor();
 

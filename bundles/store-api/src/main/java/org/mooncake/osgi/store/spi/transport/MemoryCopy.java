@@ -1,11 +1,14 @@
 package org.mooncake.osgi.store.spi.transport;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.zip.CRC32C;
 
 /** A one-sided request served by a plain copy, for transports that can map the remote segment. */
 public final class MemoryCopy {
@@ -39,7 +42,7 @@ public final class MemoryCopy {
         try {
             if (r.checksum()) {
                 return TransferStatus.done(len, Checksums.worthAside(source(r, remote))
-                        ? copyWithChecksumAside(r, remote) : copyWithChecksum(r, remote, WINDOW));
+                        ? copyWithChecksumAside(r, remote) : copyWithChecksum(r, remote, Checksums.SLICE));
             }
             if (r.op() == TransferOp.WRITE) {
                 MemorySegment.copy(r.local(), 0, remote, r.remoteOffset(), len);
@@ -61,8 +64,6 @@ public final class MemoryCopy {
      * 32 KiB steps and more no longer fit L1 beside the copy's writes. The copy alone 22 µs.
      */
     static final long CHECKSUM_STEP = 16 * 1024;
-    /** A byte-buffer view, which the checksum takes, cannot pass 2 GiB: one view per window. */
-    static final long WINDOW = 1L << 30;
 
     /**
      * Copies in steps, each step's source checksummed just before it is copied. For a READ that
@@ -71,12 +72,12 @@ public final class MemoryCopy {
      * a write outside the store's protocol inside one step could pass unseen. Returns the CRC32C.
      */
     static int copyWithChecksum(TransferRequest r, MemorySegment remote, long window) {
-        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        CRC32C crc = new CRC32C();
         MemorySegment from = source(r, remote);
         MemorySegment to = r.op() == TransferOp.WRITE ? remote.asSlice(r.remoteOffset(), r.length()) : r.local();
         long len = r.length();
         for (long start = 0; start < len; start += window) {
-            java.nio.ByteBuffer view = from.asSlice(start, Math.min(window, len - start)).asByteBuffer();
+            ByteBuffer view = from.asSlice(start, Math.min(window, len - start)).asByteBuffer();
             for (int at = 0; at < view.capacity(); at += (int) CHECKSUM_STEP) {
                 int n = (int) Math.min(CHECKSUM_STEP, view.capacity() - at);
                 crc.update(view.limit(at + n).position(at));
@@ -104,7 +105,7 @@ public final class MemoryCopy {
         }
         try {
             return crc.join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException re ? re : e; // a closed arena, as for the copy
         }
     }

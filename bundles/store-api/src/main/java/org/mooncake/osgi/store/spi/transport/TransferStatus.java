@@ -4,8 +4,8 @@ import java.util.OptionalInt;
 
 /**
  * How one request of a batch ended: all bytes moved, or a failure with a reason. A transport
- * that honoured {@link TransferRequest#checksum()} reports the CRC32C of the local memory it
- * wrote from or read into.
+ * that honoured {@link TransferRequest#checksum()} reports the CRC32C of the bytes it moved, as
+ * that request defines them.
  */
 public record TransferStatus(boolean completed, long bytes, String error, OptionalInt crc32c) {
     public TransferStatus {
@@ -23,7 +23,7 @@ public record TransferStatus(boolean completed, long bytes, String error, Option
         return new TransferStatus(true, bytes, null);
     }
 
-    /** Done, with the CRC32C of the local memory moved. */
+    /** Done, with the CRC32C of the bytes moved. */
     public static TransferStatus done(long bytes, int crc32c) {
         return new TransferStatus(true, bytes, null, OptionalInt.of(crc32c));
     }
