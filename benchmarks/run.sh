@@ -20,6 +20,8 @@ echo "== master metadata operations (JMH)"
 "${java[@]}" -jar "$jar" MasterOpsBenchmark -wi 2 -i 5 -w 1 -r 1 -rf json -rff "$out/master-ops.json"
 echo "== replica placement with 1, 16 and 64 segments (JMH)"
 "${java[@]}" -jar "$jar" PlacementBenchmark -wi 3 -i 5 -w 1 -r 1 -rf json -rff "$out/placement.json"
+echo "== the ranking's sort: counting sort beside the key sort, 131,072 candidates (JMH)"
+"${java[@]}" -jar "$jar" RankingSortBenchmark -rf json -rff "$out/ranking-sort.json"
 echo "== eviction round at 1e5 and 1e6 objects per policy (JMH), default G1 and Parallel GC"
 "${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -rf json -rff "$out/eviction-round.json"
 "${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p objects=1000000 -jvmArgsAppend -XX:+UseParallelGC \

@@ -341,25 +341,14 @@ public final class Candidates {
             }
             runStart = runEnd;
         }
-        long[] keys = new long[n];
-        for (int position = 0; position < n; position++) {
-            keys[position] = ((long) scores[scannedAt[position]] << 32) | position;
-        }
-        java.util.Arrays.sort(keys);
         CandidateView[] ordered = new CandidateView[n];
-        for (int i = 0; i < n; i++) {
-            ordered[i] = scanned[scannedAt[(int) keys[i]]];
-        }
+        // runs[r]..runs[r + 1]: the r-th run of equal scores in the order
+        int[] runs = ScoreRanks.sortStable(scores, scannedAt, scanned, ordered);
         if (!leaseTies) {
-            for (int start = 0; start < n;) {
-                int end = start + 1;
-                while (end < n && (keys[end] >>> 32) == (keys[start] >>> 32)) {
-                    end++;
+            for (int r = 0; r + 1 < runs.length; r++) {
+                if (runs[r + 1] - runs[r] > 1) {
+                    java.util.Arrays.sort(ordered, runs[r], runs[r + 1], tieBreak);
                 }
-                if (end - start > 1) {
-                    java.util.Arrays.sort(ordered, start, end, tieBreak);
-                }
-                start = end;
             }
         }
         return concat(List.of(java.util.Arrays.asList(ordered).iterator(), leaseOrdered));

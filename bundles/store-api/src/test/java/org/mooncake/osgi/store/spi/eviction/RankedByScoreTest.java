@@ -69,10 +69,15 @@ class RankedByScoreTest {
     }
 
     private static List<CandidateView> random(long seed, int n) {
+        return random(seed, n, 5);
+    }
+
+    /** {@code n} candidates with scores among {@code distinct} values, many leases shared. */
+    private static List<CandidateView> random(long seed, int n, int distinct) {
         Random rnd = new Random(seed);
         List<CandidateView> views = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            views.add(new View(rnd.nextInt(n / 4 + 1), i, rnd.nextInt(5)));
+            views.add(new View(rnd.nextInt(n / 4 + 1), i, rnd.nextInt(distinct) - distinct / 2));
         }
         views.sort(Candidates.LEASE_ORDER);
         return views;
@@ -93,6 +98,52 @@ class RankedByScoreTest {
             expected.sort(Comparator.comparingDouble((CandidateView v) -> -((View) v).value()).thenComparing(tie));
             assertEquals(expected, drain(Candidates.rankedByScore(views.iterator(), v -> ((View) v).value(), tie, 10_000)));
         }
+    }
+
+    /**
+     * Few distinct scores take a counting sort, more than {@link ScoreRanks#MAX_DISTINCT} the key
+     * sort: around the switch and far beyond it, with every tie-break, the order is a full sort's.
+     */
+    @Test
+    void theCountingSortAndTheKeySortBothGiveTheFullSortsOrder() {
+        int[] distincts = {1, 2, ScoreRanks.MAX_DISTINCT - 1, ScoreRanks.MAX_DISTINCT, ScoreRanks.MAX_DISTINCT + 1, 1_000_000};
+        for (int distinct : distincts) {
+            List<CandidateView> views = random(distinct, 6000, distinct);
+            for (Comparator<CandidateView> tie : List.of(Candidates.LEASE_ORDER, Candidates.LEASE_THEN_NEWEST,
+                    Comparator.comparingLong(CandidateView::sequence).reversed())) {
+                List<CandidateView> expected = new ArrayList<>(views);
+                expected.sort(Comparator.comparingDouble((CandidateView v) -> -((View) v).value()).thenComparing(tie));
+                assertEquals(expected, drain(Candidates.rankedByScore(views.iterator(), v -> ((View) v).value(), tie, 10_000)),
+                        distinct + " distinct scores");
+            }
+        }
+    }
+
+    @RepeatedTest(5)
+    void bothSortsAgreeOnOrderAndRuns(RepetitionInfo r) {
+        Random rnd = new Random(r.getCurrentRepetition());
+        int n = 3000;
+        int[] scores = new int[n];
+        int[] scannedAt = new int[n];
+        CandidateView[] scanned = new CandidateView[n];
+        for (int i = 0; i < n; i++) {
+            scores[i] = rnd.nextInt(40) * 0x0100_0001 - 7; // spread over the int range, negative ones too
+            scannedAt[i] = i;
+            scanned[i] = new View(i, i, 0);
+        }
+        for (int i = n - 1; i > 0; i--) { // a permutation, as lease runs make one
+            int j = rnd.nextInt(i + 1);
+            int t = scannedAt[i];
+            scannedAt[i] = scannedAt[j];
+            scannedAt[j] = t;
+        }
+        CandidateView[] counted = new CandidateView[n];
+        CandidateView[] keyed = new CandidateView[n];
+        int[] countedRuns = ScoreRanks.sortStable(scores, scannedAt, scanned, counted);
+        int[] keyedRuns = ScoreRanks.sortKeys(scores, scannedAt, scanned, keyed);
+        assertEquals(List.of(keyed), List.of(counted));
+        assertEquals(java.util.Arrays.toString(keyedRuns), java.util.Arrays.toString(countedRuns));
+        assertEquals(41, countedRuns.length, "40 runs of equal scores and the end");
     }
 
     @Test
