@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the benchmarks and writes results, charts and a machine description to docs/benchmarks/.
-#   benchmarks/run.sh            all (about 12 minutes on 2 cores)
+#   benchmarks/run.sh            all (about 17 minutes on 2 cores)
 #   benchmarks/run.sh quick      fewer iterations, for a smoke run
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,9 +23,11 @@ echo "== replica placement with 1, 16 and 64 segments (JMH)"
 echo "== the ranking's sort: counting sort beside the key sort, 131,072 candidates (JMH)"
 "${java[@]}" -jar "$jar" RankingSortBenchmark -rf json -rff "$out/ranking-sort.json"
 echo "== eviction round at 1e5 and 1e6 objects per policy (JMH), default G1 and Parallel GC"
-"${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -rf json -rff "$out/eviction-round.json"
-"${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p objects=1000000 -jvmArgsAppend -XX:+UseParallelGC \
+"${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p store=uniform -rf json -rff "$out/eviction-round.json"
+"${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p store=uniform -p objects=1000000 -jvmArgsAppend -XX:+UseParallelGC \
   -rf json -rff "$out/eviction-round-parallel-gc.json"
+echo "== eviction round at 1e6 objects on an aged store (sessions, reads, a trained policy) (JMH)"
+"${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p store=aged -p objects=1000000 -rf json -rff "$out/eviction-round-aged.json"
 echo "== operations beside an eviction round"
 "${java[@]}" -Xmx8g -cp "$jar" org.mooncake.osgi.benchmarks.EvictionStallProbe 1000000 3 | tee "$out/eviction-stall.txt"
 

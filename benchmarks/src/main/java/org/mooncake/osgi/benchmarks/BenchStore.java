@@ -60,6 +60,63 @@ final class BenchStore implements InstantSource {
         master.heartbeat("bench-client");
     }
 
+    /**
+     * As {@link #fill}, then ages the store the way serving does, so that a round ranks a real
+     * mix: objects belong to sessions of 40 (the group id a connector passes), two thirds of the
+     * sessions are read again (a third of them twice) in shuffled order, and four rounds, each
+     * followed by puts back to {@code fill} of capacity, have filled part of the policy's ghost
+     * list and taught its model. Left {@code fill} full, every lease ended.
+     */
+    void fillAged(int objects, double fill) {
+        java.util.Random rnd = new java.util.Random(7);
+        int next = putSessions(0, objects);
+        int sessions = objects / 40;
+        int[] order = new int[sessions];
+        for (int g = 0; g < sessions; g++) {
+            order[g] = g;
+        }
+        for (int g = sessions - 1; g > 0; g--) {
+            int j = rnd.nextInt(g + 1);
+            int t = order[g];
+            order[g] = order[j];
+            order[j] = t;
+        }
+        for (int pass = 0; pass < 2; pass++) {
+            for (int g : order) {
+                if (g % 3 != 0 && (pass == 0 || g % 3 == 2)) {
+                    for (int i = g * 40; i < g * 40 + 40; i++) {
+                        master.getReplicaList(ObjectKey.of("obj-" + i));
+                    }
+                    now.incrementAndGet();
+                }
+            }
+        }
+        for (int round = 0; round < 4; round++) {
+            now.addAndGet(60_000);
+            master.heartbeat("bench-client");
+            master.runEvictionRound();
+            long capacity = master.stats().capacityBytes();
+            while (master.stats().usedBytes() < fill * capacity) {
+                next = putSessions(next, next + Math.max(1, objects / 2_000));
+            }
+        }
+        now.addAndGet(60_000);
+        master.heartbeat("bench-client");
+    }
+
+    private int putSessions(int from, int to) {
+        for (int i = from; i < to; i++) {
+            boolean hidden = i % 50 == 0;
+            ObjectKey k = ObjectKey.of("obj-" + i);
+            ReplicateConfig c = ReplicateConfig.builder().dataType(hidden ? ObjectDataType.HIDDEN_STATE : ObjectDataType.KVCACHE)
+                    .groupId("s" + i / 40).build();
+            long put = master.putStart("bench-client", k, hidden ? HIDDEN_SIZE : KV_SIZE, c, false).putId();
+            master.putEnd("bench-client", k, put, i);
+            now.incrementAndGet();
+        }
+        return to;
+    }
+
     @Override
     public Instant instant() {
         return Instant.ofEpochMilli(now.get());

@@ -34,20 +34,32 @@ public class EvictionRoundBenchmark {
     @Param({"lease-lru", "type-aware", "hierarchical", "cost-aware"})
     public String policy;
 
-    private BenchStore store;
+    /**
+     * {@code uniform}: every object put once, a millisecond apart, never read, so scores rise
+     * with age (a ranking's easiest case) and the policy starts fresh. {@code aged}: see {@link
+     * BenchStore#fillAged}: sessions, reads, a learned model and a ghost list partly filled.
+     */
+    @Param({"uniform", "aged"})
+    public String store;
+
+    private BenchStore bench;
 
     @Setup(Level.Iteration)
     public void fill() {
-        store = new BenchStore(policy, BenchStore.capacityFor(objects, 0.91));
-        store.fill(objects);
+        bench = new BenchStore(policy, BenchStore.capacityFor(objects, 0.91));
+        if (store.equals("aged")) {
+            bench.fillAged(objects, 0.91);
+        } else {
+            bench.fill(objects);
+        }
         System.gc();
     }
 
     @Benchmark
     public long evictionRound() {
-        long before = store.master.stats().usedBytes();
-        store.master.runEvictionRound();
-        long freed = before - store.master.stats().usedBytes();
+        long before = bench.master.stats().usedBytes();
+        bench.master.runEvictionRound();
+        long freed = before - bench.master.stats().usedBytes();
         if (freed <= 0) {
             throw new IllegalStateException("the round freed nothing");
         }
