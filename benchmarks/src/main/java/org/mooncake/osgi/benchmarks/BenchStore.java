@@ -2,7 +2,12 @@ package org.mooncake.osgi.benchmarks;
 
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ObjectKey;
@@ -49,15 +54,8 @@ final class BenchStore implements InstantSource {
 
     /** Puts {@code objects} objects, one in fifty a hidden state, each a millisecond apart. */
     void fill(int objects) {
-        for (int i = 0; i < objects; i++) {
-            boolean hidden = i % 50 == 0;
-            ObjectKey k = ObjectKey.of("obj-" + i);
-            long put1 = master.putStart("bench-client", k, hidden ? HIDDEN_SIZE : KV_SIZE, hidden ? HIDDEN : KV, false).putId();
-            master.putEnd("bench-client", k, put1, i);
-            now.incrementAndGet();
-        }
-        now.addAndGet(60_000);
-        master.heartbeat("bench-client");
+        put(0, objects, false);
+        endLeases();
     }
 
     /**
@@ -68,21 +66,11 @@ final class BenchStore implements InstantSource {
      * list and taught its model. Left {@code fill} full, every lease ended.
      */
     void fillAged(int objects, double fill) {
-        java.util.Random rnd = new java.util.Random(7);
-        int next = putSessions(0, objects);
-        int sessions = objects / 40;
-        int[] order = new int[sessions];
-        for (int g = 0; g < sessions; g++) {
-            order[g] = g;
-        }
-        for (int g = sessions - 1; g > 0; g--) {
-            int j = rnd.nextInt(g + 1);
-            int t = order[g];
-            order[g] = order[j];
-            order[j] = t;
-        }
+        int next = put(0, objects, true);
+        List<Integer> sessions = new ArrayList<>(IntStream.range(0, objects / 40).boxed().toList());
+        Collections.shuffle(sessions, new Random(7));
         for (int pass = 0; pass < 2; pass++) {
-            for (int g : order) {
+            for (int g : sessions) {
                 if (g % 3 != 0 && (pass == 0 || g % 3 == 2)) {
                     for (int i = g * 40; i < g * 40 + 40; i++) {
                         master.getReplicaList(ObjectKey.of("obj-" + i));
@@ -92,29 +80,38 @@ final class BenchStore implements InstantSource {
             }
         }
         for (int round = 0; round < 4; round++) {
-            now.addAndGet(60_000);
-            master.heartbeat("bench-client");
+            endLeases();
             master.runEvictionRound();
             long capacity = master.stats().capacityBytes();
             while (master.stats().usedBytes() < fill * capacity) {
-                next = putSessions(next, next + Math.max(1, objects / 2_000));
+                next = put(next, next + Math.max(1, objects / 2_000), true);
             }
         }
-        now.addAndGet(60_000);
-        master.heartbeat("bench-client");
+        endLeases();
     }
 
-    private int putSessions(int from, int to) {
+    /**
+     * Puts objects {@code from} to {@code to}, one in fifty a hidden state, each a millisecond
+     * apart; {@code inSessions}: in sessions of 40, each its own group id.
+     */
+    private int put(int from, int to, boolean inSessions) {
         for (int i = from; i < to; i++) {
             boolean hidden = i % 50 == 0;
             ObjectKey k = ObjectKey.of("obj-" + i);
-            ReplicateConfig c = ReplicateConfig.builder().dataType(hidden ? ObjectDataType.HIDDEN_STATE : ObjectDataType.KVCACHE)
-                    .groupId("s" + i / 40).build();
+            ReplicateConfig c = !inSessions ? (hidden ? HIDDEN : KV)
+                    : ReplicateConfig.builder().dataType(hidden ? ObjectDataType.HIDDEN_STATE : ObjectDataType.KVCACHE)
+                            .groupId("s" + i / 40).build();
             long put = master.putStart("bench-client", k, hidden ? HIDDEN_SIZE : KV_SIZE, c, false).putId();
             master.putEnd("bench-client", k, put, i);
             now.incrementAndGet();
         }
         return to;
+    }
+
+    /** A minute on, past every lease, the client still alive. */
+    private void endLeases() {
+        now.addAndGet(60_000);
+        master.heartbeat("bench-client");
     }
 
     @Override
