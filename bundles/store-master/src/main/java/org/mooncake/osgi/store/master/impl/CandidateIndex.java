@@ -16,7 +16,7 @@ import org.mooncake.osgi.store.spi.eviction.Candidates;
 /**
  * Evictable objects by (tenant, data type), each group sorted by lease. Writers change an
  * object's entry while holding its shard lock; the eviction thread iterates and takes victims
- * without any lock (the skip lists are weakly consistent; see {@link ObjectMeta#claim}), so a
+ * without any lock (the skip lists are weakly consistent; see {@link IndexEntry#claim}), so a
  * round never stalls puts and gets and reads only the prefix it needs instead of scanning every
  * object.
  */
@@ -100,11 +100,15 @@ final class CandidateIndex {
         unlink(e);
     }
 
-    /** Takes an entry out of its group's counts: its detacher or its evictor, whichever won it, once. */
+    /** Takes an entry out of its group's counts: its detacher (here) or its evictor (by tally), whichever won it, once. */
     void uncount(IndexEntry e) {
-        Group g = e.group;
-        g.count.decrementAndGet();
-        g.bytes.addAndGet(-e.sizeBytes());
+        uncount(e.group, 1, e.sizeBytes());
+    }
+
+    /** Takes {@code objects} entries of {@code bytes} in all out of {@code g}'s counts. */
+    void uncount(Group g, long objects, long bytes) {
+        g.count.addAndGet(-objects);
+        g.bytes.addAndGet(-bytes);
     }
 
     /**

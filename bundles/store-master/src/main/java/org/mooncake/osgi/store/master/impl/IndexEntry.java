@@ -1,5 +1,8 @@
 package org.mooncake.osgi.store.master.impl;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
@@ -10,11 +13,28 @@ import org.mooncake.osgi.store.spi.eviction.CandidateView;
  * object's metadata (one cache line per candidate fewer on a scan of 10^5 candidates). A new
  * lease or a new version replaces the entry (the lease is the sort key); a read that leaves
  * the lease as it is (several in one millisecond) updates last access and hit count in place.
- * The entry is also the evictor's ticket: see {@link ObjectMeta#claim}.
+ * The entry is also the evictor's ticket: the evictor takes the object by {@link #claim claiming}
+ * the entry, a writer takes it out of the evictor's reach by {@link #detach detaching} it, and
+ * whichever comes first wins. So a claim reads and writes only the entry the policy ranked, not
+ * the object's metadata: in a store that has run a while the victims lie all over the heap, and
+ * each further object read was a cache (and TLB) miss the round waited for.
  */
 final class IndexEntry implements CandidateView {
-    /** Marks an object the evictor has taken; never in the index, never shown to a policy. */
+    /** What {@link ObjectMeta#detach} returns when the evictor took the object; never in the index. */
     static final IndexEntry EVICTED = new IndexEntry();
+
+    private static final int PUBLISHED = 0;
+    private static final int DETACHED = 1;
+    private static final int CLAIMED = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(IndexEntry.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     final ObjectMeta meta;
     final CandidateIndex.Group group;
@@ -24,12 +44,23 @@ final class IndexEntry implements CandidateView {
     private final long sequence;
     private final ObjectDataType dataType;
     private final long sizeBytes;
+    /** Copies of the version: with the size, what evicting it frees, known without reading the version. */
+    private final int replicaCount;
+    /**
+     * Where the first copy lies, so that freeing a victim with one copy (the usual case) reads
+     * nothing beyond this entry; the segment is one of a few, always in cache.
+     */
+    final Segment firstSegment;
+    final long firstOffset;
     private final double recomputeCostMs;
     private final String groupId;
     private final long softPinDeadlineMs;
     private final long putTimeMs;
+    private final int keyHash;
     private volatile long lastAccessMs;
     private volatile long hits;
+    /** PUBLISHED until the evictor claims it or a writer detaches it, whichever is first. */
+    private volatile int state;
 
     private IndexEntry() {
         this.meta = null;
@@ -39,10 +70,15 @@ final class IndexEntry implements CandidateView {
         this.sequence = 0;
         this.dataType = ObjectDataType.UNKNOWN;
         this.sizeBytes = 0;
+        this.replicaCount = 0;
+        this.firstSegment = null;
+        this.firstOffset = 0;
         this.recomputeCostMs = 0;
         this.groupId = null;
         this.softPinDeadlineMs = 0;
         this.putTimeMs = 0;
+        this.keyHash = 0;
+        this.state = CLAIMED;
     }
 
     /** Snapshots {@code meta} and its current version. Caller holds the shard lock. */
@@ -54,12 +90,45 @@ final class IndexEntry implements CandidateView {
         this.sequence = meta.sequence;
         this.dataType = version.config().dataType();
         this.sizeBytes = version.sizeBytes();
+        this.replicaCount = version.replicas().size();
+        Replica first = replicaCount == 0 ? null : version.replicas().getFirst();
+        this.firstSegment = first == null ? null : first.segment();
+        this.firstOffset = first == null ? 0 : first.offset();
         this.recomputeCostMs = version.config().recomputeCostMs();
         this.groupId = version.config().groupId();
         this.softPinDeadlineMs = meta.softPinDeadlineMs;
         this.putTimeMs = meta.putTimeMs;
+        this.keyHash = meta.hash;
         this.lastAccessMs = meta.lastAccessMs;
         this.hits = meta.hits;
+    }
+
+    /** Copies of the version this entry describes. */
+    int replicaCount() {
+        return replicaCount;
+    }
+
+    /** Bytes of segment space the version's blocks hold, all replicas together. */
+    long blockBytes() {
+        return OffsetAllocator.blockSize(sizeBytes) * replicaCount;
+    }
+
+    /**
+     * The evictor's take, without a lock: succeeds only while this entry is still published,
+     * which means the object still has the version, lease and pin the planner saw. The version's
+     * blocks then belong to the caller.
+     */
+    boolean claim() {
+        return STATE.compareAndSet(this, PUBLISHED, CLAIMED);
+    }
+
+    /** A writer's take, under the shard lock: false if the evictor claimed the entry first. */
+    boolean detach() {
+        return STATE.compareAndSet(this, PUBLISHED, DETACHED);
+    }
+
+    boolean claimed() {
+        return state == CLAIMED;
     }
 
     /** A read that kept the lease. Caller holds the shard lock. */
@@ -75,7 +144,7 @@ final class IndexEntry implements CandidateView {
 
     @Override
     public int keyHash() {
-        return meta.hash;
+        return keyHash;
     }
 
     @Override

@@ -1,42 +1,27 @@
 package org.mooncake.osgi.store.master.impl;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 import org.mooncake.osgi.store.api.ObjectKey;
 
 /**
- * Everything the master knows about one key. Guarded by the lock of the shard that holds it,
- * with one exception: the eviction thread takes an object without any lock, by swapping its
- * published {@link IndexEntry} for {@link IndexEntry#EVICTED} ({@link #claim}). So a round
- * never holds a lock that a put or get waits for, however long the round thread is
- * descheduled. Every path that changes the readable version or its lease first {@link #detach
- * detaches} the entry under the shard lock; from then until it publishes a new one the object
- * is out of the evictor's reach, and if the evictor won the race, detach reports it and the
- * object is gone. The planner reads the entry's snapshot, never these fields.
+ * Everything the master knows about one key. Guarded by the lock of the shard that holds it.
+ * The eviction thread takes an object without any lock and without touching this: it claims the
+ * published {@link IndexEntry} itself ({@link IndexEntry#claim}), so a round never holds a lock
+ * that a put or get waits for, however long the round thread is descheduled, and reads no more
+ * than the entries it ranked. Every path that changes the readable version or its lease first
+ * {@link #detach detaches} the entry under the shard lock; from then until it publishes a new one
+ * the object is out of the evictor's reach, and if the evictor won the race, detach reports it
+ * and the object is gone. The planner reads the entry's snapshot, never these fields.
  */
 final class ObjectMeta {
-    private static final VarHandle INDEX_ENTRY;
-    private static final VarHandle CURRENT;
-
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            INDEX_ENTRY = l.findVarHandle(ObjectMeta.class, "indexEntry", IndexEntry.class);
-            CURRENT = l.findVarHandle(ObjectMeta.class, "current", Version.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     final ObjectKey key;
     /** The key's hash, kept so that dropping a known object never reads the key again. */
     final int hash;
     /**
-     * The readable version; null until the first put-end. Volatile because the evictor clears it
-     * after a claim (so an evicted object keeps no version); use {@link #readable()} to ask.
+     * The readable version; null until the first put-end. Once the evictor has claimed the
+     * object this still holds the evicted version until the next {@link #detach} (or the shard's
+     * sweep of vacant objects) drops it; use {@link #current()} or {@link #readable()} to ask.
      */
-    private volatile Version current;
+    private Version current;
     /** A put in progress (a first put, or an upsert over {@link #current}). */
     Version pending;
     /**
@@ -53,8 +38,8 @@ final class ObjectMeta {
     long lastAccessMs;
     long hits;
     boolean hardPinned;
-    /** The entry the evictor may claim; null when not evictable or detached, EVICTED once claimed. */
-    private volatile IndexEntry indexEntry;
+    /** The entry the evictor may claim; null when not evictable or detached. */
+    private IndexEntry indexEntry;
 
     ObjectMeta(ObjectKey key) {
         this.key = key;
@@ -66,7 +51,8 @@ final class ObjectMeta {
      * before the evictor clears the field. To keep or change the version, {@link #detach} first.
      */
     Version current() {
-        return indexEntry == IndexEntry.EVICTED ? null : current;
+        IndexEntry e = indexEntry;
+        return e != null && e.claimed() ? null : current;
     }
 
     boolean readable() {
@@ -89,9 +75,11 @@ final class ObjectMeta {
      * too and {@link IndexEntry#EVICTED} returned. Caller holds the shard lock.
      */
     IndexEntry detach() {
-        IndexEntry e = (IndexEntry) INDEX_ENTRY.getAndSet(this, (IndexEntry) null);
-        if (e == IndexEntry.EVICTED) {
+        IndexEntry e = indexEntry;
+        indexEntry = null;
+        if (e != null && !e.detach()) {
             current = null;
+            return IndexEntry.EVICTED;
         }
         return e;
     }
@@ -104,20 +92,6 @@ final class ObjectMeta {
     /** The published entry; null when there is none (not evictable, detached) or the evictor claimed it. */
     IndexEntry published() {
         IndexEntry e = indexEntry;
-        return e == IndexEntry.EVICTED ? null : e;
-    }
-
-    /**
-     * The evictor's take, without a lock: succeeds only while {@code planned} is still the
-     * published entry, which means the object still has the version, lease and pin the planner
-     * saw. The version's blocks then belong to the caller.
-     */
-    boolean claim(IndexEntry planned) {
-        if (!INDEX_ENTRY.compareAndSet(this, planned, IndexEntry.EVICTED)) {
-            return false;
-        }
-        // Only this version: a writer that detached since may already have put a new one.
-        CURRENT.compareAndSet(this, planned.version, (Version) null);
-        return true;
+        return e != null && e.claimed() ? null : e;
     }
 }

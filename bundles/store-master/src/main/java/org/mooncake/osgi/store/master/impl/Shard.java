@@ -4,7 +4,7 @@ import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 
 /**
  * A slice of the metadata; every read or write of its objects holds the shard's lock, except
- * the eviction round, which takes its victims without it (see {@link ObjectMeta#claim}).
+ * the eviction round, which takes its victims without it (see {@link IndexEntry#claim}).
  *
  * <p>The shard is its own lock (a mutex on {@link AbstractQueuedSynchronizer}, as in its
  * documentation) rather than holding a {@code ReentrantLock}: two objects fewer per shard, and

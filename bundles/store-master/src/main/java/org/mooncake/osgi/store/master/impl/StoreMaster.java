@@ -34,7 +34,7 @@ import org.mooncake.osgi.store.spi.eviction.AccessObserver;
  * <p>Threading: each object is guarded by its shard's lock; a shard lock may be followed by a
  * segment allocator's monitor, never the reverse. The candidate index is changed only under
  * the changed object's shard lock and read lock-free by the eviction thread, which also takes
- * its victims without a lock ({@link ObjectMeta#claim}): a round never holds what a put or get
+ * its victims without a lock ({@link IndexEntry#claim}): a round never holds what a put or get
  * waits for. Housekeeping and eviction run on the caller's thread (the component's single
  * scheduler thread).
  */
@@ -59,6 +59,7 @@ public final class StoreMaster implements MasterService {
     private final AtomicLong registrations = new AtomicLong();
     private final ConcurrentMap<ObjectKey, Long> pendingPuts = new ConcurrentHashMap<>();
     private final DeferredFrees deferred = new DeferredFrees();
+    private final GroupIds groupIds = new GroupIds();
     private final AtomicBoolean spaceShortage = new AtomicBoolean();
     private final LongAdder failedPutsNoSpace = new LongAdder();
     private final PolicySelector policies;
@@ -235,6 +236,7 @@ public final class StoreMaster implements MasterService {
             throw new StoreException(ErrorCode.INVALID_PARAMS,
                     "object of " + sizeBytes + " bytes is larger than the largest segment (" + largest + " bytes)");
         }
+        ReplicateConfig shared = groupIds.canonical(config);
         long now = now();
         Shard shard = shardOf(key);
         shard.lock();
@@ -269,7 +271,7 @@ public final class StoreMaster implements MasterService {
                 shard.objects.add(m);
             }
             long putId = versionSequence.incrementAndGet();
-            m.pending = new Version(putId, clientId, sizeBytes, config, replicas, now, 0);
+            m.pending = new Version(putId, clientId, sizeBytes, shared, replicas, now, 0);
             m.pendingAborted = false;
             pendingPuts.put(key, now);
             return new PutTicket(putId, Replica.locations(replicas));
@@ -574,33 +576,34 @@ public final class StoreMaster implements MasterService {
     // ---- eviction support ----
 
     /**
-     * Evicts a planned victim if it is still what the planner saw and still evictable; returns
-     * its version, whose blocks the caller frees (in a batch), or null when it was skipped. The
-     * caller also {@link CandidateIndex#unlink unlinks} each victim it got a version for.
-     * Takes no lock: the entry is a snapshot of the lease and pins, and the claim succeeds only
-     * while it is still the object's published entry (see {@link ObjectMeta#claim}).
+     * Evicts a planned victim if it is still what the planner saw and still evictable; true when
+     * it did. The caller frees the victim's blocks (in a batch), {@link CandidateIndex#unlink
+     * unlinks} it and counts it ({@link EvictionTally}, {@link #countEvictions}). Takes no lock: the entry is a snapshot
+     * of the lease and pins, and the claim succeeds only while it is still the object's
+     * published entry (see {@link IndexEntry#claim}). Reads the entry only (see there why).
      */
-    Version evict(IndexEntry planned, long now, boolean softPinnedAllowed) {
+    boolean evict(IndexEntry planned, long now, boolean softPinnedAllowed) {
         if (planned.leaseExpiresAtMs() > now) {
-            return null;
+            return false;
         }
         if (planned.softPinDeadlineMs() > now && (!softPinnedAllowed || !settings.allowEvictSoftPinned())) {
-            return null;
+            return false;
         }
-        if (!planned.meta.claim(planned)) {
-            return null;
+        if (!planned.claim()) {
+            return false;
         }
         // Left in its shard's table, vacant, which sweeps it later (see KeyTable), and in the
         // lease order until the caller's Unlinker takes it out beside the pass: both cheaper than
         // one by one here.
-        index.uncount(planned);
-        Version v = planned.version;
-        counters.evicted(v.config().dataType(), v.sizeBytes());
-        counters.stored(v.config().dataType(), v.sizeBytes(), -1);
         for (AccessObserver o : policies.observers()) {
             o.evicted(planned, now);
         }
-        return v;
+        return true;
+    }
+
+    /** Applies a pass's counts of its victims, once per pass. */
+    void countEvictions(EvictionTally tally) {
+        tally.apply(index, counters);
     }
 
     // ---- housekeeping ----

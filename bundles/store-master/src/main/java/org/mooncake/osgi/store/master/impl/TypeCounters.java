@@ -29,6 +29,12 @@ final class TypeCounters {
         bytes[t.ordinal()].add(sign * size);
     }
 
+    /** {@code count} objects of {@code size} bytes in all left the store. */
+    void gone(ObjectDataType t, long count, long size) {
+        objects[t.ordinal()].add(-count);
+        bytes[t.ordinal()].add(-size);
+    }
+
     void hit(ObjectDataType t) {
         hits[t.ordinal()].increment();
     }
@@ -38,8 +44,8 @@ final class TypeCounters {
         misses[t.ordinal()].increment();
     }
 
-    void evicted(ObjectDataType t, long size) {
-        evictions[t.ordinal()].increment();
+    void evicted(ObjectDataType t, long count, long size) {
+        evictions[t.ordinal()].add(count);
         evictedBytes[t.ordinal()].add(size);
     }
 

@@ -10,6 +10,8 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.ObjectDataType;
+import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.api.SoftPinAction;
@@ -221,5 +223,46 @@ class EvictionTest {
             }
         }
         throw new AssertionError(key + " is not a candidate");
+    }
+
+    /** A victim's every copy is freed, on each segment, and its space can be put again. */
+    @Test
+    void aRoundFreesEveryCopyOfAReplicatedVictim() {
+        MasterFixture two = new MasterFixture();
+        two.mount("c1", "a", 100 * BLOCK);
+        two.mount("c1", "b", 100 * BLOCK);
+        ReplicateConfig twice = ReplicateConfig.builder().replicaCount(2).build();
+        for (int i = 0; i < 95; i++) {
+            two.put("o" + i, BLOCK, twice);
+            two.clock.advance(1);
+        }
+        two.master.runEvictionRound();
+        assertEquals(2 * 85L * BLOCK, two.master.stats().usedBytes(), "10 objects, 2 copies each");
+        two.master.segments().forEach(s -> assertEquals(85L * BLOCK, s.usedBytes(), s.name()));
+        for (int i = 95; i < 105; i++) {
+            two.put("o" + i, BLOCK, twice); // fits only if both copies of each victim were freed
+        }
+        assertEquals(2 * 95L * BLOCK, two.master.stats().usedBytes());
+    }
+
+    /** Counted once per pass: the index's groups and the per-type figures agree with what is left. */
+    @Test
+    void aRoundCountsItsVictimsPerTypeAndPerIndexGroup() {
+        ReplicateConfig hidden = ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).build();
+        for (int i = 0; i < 95; i++) {
+            ObjectKey key = new ObjectKey(i % 2 == 0 ? "t0" : "t1", "o" + i);
+            long put = m.putStart("c1", key, BLOCK, i % 3 == 0 ? hidden : ReplicateConfig.DEFAULT, false).putId();
+            m.putEnd("c1", key, put, 0);
+            f.clock.advance(1);
+        }
+        m.runEvictionRound();
+        long evicted = m.stats().types().stream().mapToLong(t -> t.evictions()).sum();
+        assertEquals(10, evicted);
+        assertEquals(85, m.stats().types().stream().mapToLong(t -> t.objects()).sum());
+        assertEquals(85L * BLOCK, m.stats().types().stream().mapToLong(t -> t.bytes()).sum());
+        assertEquals(4, m.index.groups().size(), "two tenants times two types");
+        LockFreeEvictionTest.assertIndexHoldsOnlyLiveEntries(m);
+        assertEquals(85, m.index.groups().stream().mapToLong(g -> g.objectCount()).sum());
+        assertEquals(85L * BLOCK, m.index.groups().stream().mapToLong(g -> g.bytes()).sum());
     }
 }
