@@ -8,7 +8,8 @@ import org.mooncake.osgi.store.api.ObjectDataType;
 /**
  * What one pass evicted, counted once when the pass ends instead of once per victim: each count
  * is an atomic add (a full fence), and a pass at 10^6 objects takes about 85,000 victims.
- * Victims' data types and index groups come from their entries. Pass thread only.
+ * Victims' data types and index groups come from their entries. One per pass, applied once;
+ * pass thread only.
  */
 final class EvictionTally {
     private static final ObjectDataType[] TYPES = ObjectDataType.values();
@@ -31,7 +32,7 @@ final class EvictionTally {
         lastCounts[1] += victim.sizeBytes();
     }
 
-    /** Applies the counts to the index's groups and the master's per-type counters. */
+    /** Applies the counts to the index's groups and the master's per-type counters. Once. */
     void apply(CandidateIndex index, TypeCounters counters) {
         byGroup.forEach((g, counts) -> index.uncount(g, counts[0], counts[1]));
         for (ObjectDataType t : TYPES) {
@@ -41,9 +42,5 @@ final class EvictionTally {
                 counters.gone(t, objectsByType[i], bytesByType[i]);
             }
         }
-        byGroup.clear();
-        java.util.Arrays.fill(objectsByType, 0);
-        java.util.Arrays.fill(bytesByType, 0);
-        lastGroup = null;
     }
 }

@@ -47,8 +47,9 @@ final class ObjectMeta {
     }
 
     /**
-     * The readable version, or null; an object the evictor has claimed is not readable even
-     * before the evictor clears the field. To keep or change the version, {@link #detach} first.
+     * The readable version, or null; an object whose entry the evictor has claimed is not
+     * readable, though {@link #current} keeps the version until the next {@link #detach}. To keep
+     * or change the version, {@link #detach} first.
      */
     Version current() {
         IndexEntry e = indexEntry;

@@ -578,9 +578,10 @@ public final class StoreMaster implements MasterService {
     /**
      * Evicts a planned victim if it is still what the planner saw and still evictable; true when
      * it did. The caller frees the victim's blocks (in a batch), {@link CandidateIndex#unlink
-     * unlinks} it and counts it ({@link EvictionTally}, {@link #countEvictions}). Takes no lock: the entry is a snapshot
-     * of the lease and pins, and the claim succeeds only while it is still the object's
-     * published entry (see {@link IndexEntry#claim}). Reads the entry only (see there why).
+     * unlinks} it and counts it ({@link EvictionTally}, {@link #countEvictions}). Takes no lock:
+     * the entry is a snapshot of the lease and pins, and the claim succeeds only while it is
+     * still the object's published entry (see {@link IndexEntry#claim}). Reads the entry only
+     * (see there why).
      */
     boolean evict(IndexEntry planned, long now, boolean softPinnedAllowed) {
         if (planned.leaseExpiresAtMs() > now) {
