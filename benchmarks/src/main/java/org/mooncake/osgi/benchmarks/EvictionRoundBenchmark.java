@@ -20,13 +20,17 @@ import org.openjdk.jmh.annotations.Warmup;
  * state): the round plans with the policy and frees 6% of capacity. Each iteration refills.
  * Eight warm-up rounds: a fresh JVM's first rounds still run partly interpreted (196, 88, 56 ms
  * for cost-aware's first three in one run, then 35–45 ms); a store that evicts runs compiled.
+ * A fixed heap ({@code -Xms} = {@code -Xmx}), as a master should run: the full collection after
+ * each refill shrank a growable heap by 2.5 GB, and the round then ran while the collector gave
+ * the memory back and took page faults to grow again, which made one round in three or four
+ * take twice as long in every phase (cost-aware on the aged store: 59 ± 51 ms against 45 ± 7).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 8)
 @Measurement(iterations = 10)
-@Fork(value = 1, jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow", "-Xmx8g"})
+@Fork(value = 1, jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow", "-Xms8g", "-Xmx8g"})
 public class EvictionRoundBenchmark {
     @Param({"100000", "1000000"})
     public int objects;

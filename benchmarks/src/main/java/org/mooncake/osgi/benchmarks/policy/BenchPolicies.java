@@ -76,5 +76,10 @@ public final class BenchPolicies {
         public void evicted(CandidateView object, long nowMs) {
             ranking.evicted(object, nowMs);
         }
+
+        @Override
+        public void evicted(CandidateView[] victims, int count, long nowMs) {
+            ranking.evicted(victims, count, nowMs);
+        }
     }
 }

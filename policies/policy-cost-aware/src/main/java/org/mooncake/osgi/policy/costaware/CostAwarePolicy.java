@@ -94,6 +94,11 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
                 s.defaultCostMsPerMiB().isEmpty() ? "" : " default_cost_ms_per_mib=" + s.defaultCostMsPerMiB());
     }
 
+    /** The learned model: for tests. */
+    ReuseModel model() {
+        return model;
+    }
+
     /** Evicted keys remembered now (for operators and tests). */
     public int ghostsHeld() {
         return ghosts.size();
@@ -127,6 +132,51 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         }
     }
 
+    /**
+     * A round's victims, after the round took them: the same counts and ghosts as one call each,
+     * with the group look-up once per run of one group, the model counted once per run of alike
+     * victims, and the ghosts added stripe by stripe ({@link GhostList#addAll}).
+     */
+    @Override
+    public void evicted(CandidateView[] victims, int count, long nowMs) {
+        boolean ghosting = settings.ghostEntries() > 0;
+        int[] hashes = ghosting ? new int[count] : null;
+        byte[] types = ghosting ? new byte[count] : null;
+        int[] classes = ghosting ? new int[count] : null;
+        long[] lastAccess = ghosting ? new long[count] : null;
+        long[] idle = ghosting ? new long[count] : null;
+        GroupActivity.RunMemo memo = groups.new RunMemo();
+        int runCell = -1;
+        long run = 0;
+        for (int i = 0; i < count; i++) {
+            CandidateView v = victims[i];
+            int cls = ReuseModel.objectClass(v.hitCount(), memo.classOf(v.groupId()));
+            long last = v.lastAccessMs();
+            int cell = ReuseModel.eventCell(v.dataType(), cls, nowMs - last);
+            if (cell != runCell) {
+                if (run > 0) {
+                    model.recordEvictions(runCell, run);
+                }
+                runCell = cell;
+                run = 0;
+            }
+            run++;
+            if (ghosting) {
+                hashes[i] = v.keyHash();
+                types[i] = (byte) v.dataType().ordinal();
+                classes[i] = cls;
+                lastAccess[i] = last;
+                idle[i] = nowMs - last;
+            }
+        }
+        if (run > 0) {
+            model.recordEvictions(runCell, run);
+        }
+        if (ghosting) {
+            ghosts.addAll(count, hashes, types, classes, lastAccess, idle);
+        }
+    }
+
     private int classOf(CandidateView c) {
         return ReuseModel.objectClass(c.hitCount(), groups.classOf(c.groupId()));
     }
@@ -146,8 +196,9 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         for (ObjectDataType t : TYPES) {
             costPerMiB[t.ordinal()] = s.costPerMiB(t);
         }
+        GroupActivity.RunMemo memo = groups.new RunMemo();
         return c -> {
-            int cls = classOf(c);
+            int cls = ReuseModel.objectClass(c.hitCount(), memo.classOf(c.groupId()));
             double mib = Math.max(1, c.sizeBytes()) / MIB;
             double cost = Double.isNaN(c.recomputeCostMs()) ? costPerMiB[c.dataType().ordinal()] * mib : c.recomputeCostMs();
             double worth = model.densityCountingResident(c.dataType(), cls, now - c.lastAccessMs()) * cost / mib;

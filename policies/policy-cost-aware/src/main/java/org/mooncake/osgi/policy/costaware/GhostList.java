@@ -65,6 +65,47 @@ final class GhostList {
     }
 
     /**
+     * Remembers {@code n} evicted keys at once, as {@link #add} one after another would (each
+     * stripe's ghosts stay in the order given): each stripe is locked once for its share, and its
+     * index slots are read for the whole share before any is written, so that their cache misses
+     * overlap instead of following one another. Arrays: per ghost, its key's {@code hashCode()},
+     * data type ordinal, object class, last access and idle time at eviction.
+     */
+    void addAll(int n, int[] keyHashes, byte[] types, int[] classes, long[] lastAccessMs, long[] idleMs) {
+        Stripe[] ss = stripes;
+        long[] h = new long[n];
+        int[] start = new int[ss.length + 1];
+        for (int i = 0; i < n; i++) {
+            h[i] = fingerprint(keyHashes[i]);
+            start[stripeIndex(ss, h[i]) + 1]++;
+        }
+        for (int k = 0; k < ss.length; k++) {
+            start[k + 1] += start[k];
+        }
+        int[] order = new int[n]; // by stripe, in the given order within each
+        int[] at = java.util.Arrays.copyOf(start, ss.length);
+        for (int i = 0; i < n; i++) {
+            order[at[stripeIndex(ss, h[i])]++] = i;
+        }
+        for (int k = 0; k < ss.length; k++) {
+            if (start[k] == start[k + 1]) {
+                continue;
+            }
+            Stripe s = ss[k];
+            s.lock();
+            try {
+                s.touch(h, order, start[k], start[k + 1]);
+                for (int j = start[k]; j < start[k + 1]; j++) {
+                    int i = order[j];
+                    s.add(h[i], types[i], classes[i], lastAccessMs[i], idleMs[i]);
+                }
+            } finally {
+                s.unlock();
+            }
+        }
+    }
+
+    /**
      * The ghost of the key with this {@code hashCode()}, removed; null when none was evicted
      * lately, or when its stripe is busy (see the class comment).
      */
@@ -117,7 +158,11 @@ final class GhostList {
     }
 
     private static Stripe stripeOf(Stripe[] stripes, long h) {
-        return stripes[(int) (h >>> 40) & (stripes.length - 1)];
+        return stripes[stripeIndex(stripes, h)];
+    }
+
+    private static int stripeIndex(Stripe[] stripes, long h) {
+        return (int) (h >>> 40) & (stripes.length - 1);
     }
 
     private interface GhostSink {
@@ -139,6 +184,9 @@ final class GhostList {
         int next;
         int written;
         int live;
+        /** What {@link #touch} read, kept so that its loads are not optimised away. */
+        @SuppressWarnings("unused")
+        long touched;
 
         final long[] slotHash;
         final int[] slotAt; // ring position, EMPTY or GONE
@@ -169,6 +217,10 @@ final class GhostList {
         }
 
         void add(long h, Ghost g) {
+            add(h, (byte) g.type().ordinal(), g.objectClass(), g.lastAccessMs(), g.idleAtEvictionMs());
+        }
+
+        void add(long h, byte ghostType, int ghostClass, long ghostLastAccessMs, long ghostIdleMs) {
             if (capacity == 0) {
                 return;
             }
@@ -182,13 +234,30 @@ final class GhostList {
                 written++;
             }
             hash[r] = h;
-            type[r] = (byte) g.type().ordinal();
-            objectClass[r] = g.objectClass();
-            lastAccessMs[r] = g.lastAccessMs();
-            idleMs[r] = g.idleAtEvictionMs();
+            type[r] = ghostType;
+            objectClass[r] = ghostClass;
+            lastAccessMs[r] = ghostLastAccessMs;
+            idleMs[r] = ghostIdleMs;
             index(h, r);
             live++;
             next = r + 1 == capacity ? 0 : r + 1;
+        }
+
+        /**
+         * Reads the index slots that adding {@code h[order[from..to)]} will probe first: each
+         * new ghost's home slot and, in a full ring, the home slot of the ghost it replaces.
+         */
+        void touch(long[] h, int[] order, int from, int to) {
+            long sum = 0;
+            int r = next;
+            for (int j = from; j < to && capacity > 0; j++) {
+                sum += slotAt[(int) h[order[j]] & mask];
+                if (written + (j - from) >= capacity) {
+                    sum += slotAt[(int) hash[r] & mask];
+                }
+                r = r + 1 == capacity ? 0 : r + 1;
+            }
+            touched = sum;
         }
 
         Ghost take(long h) {

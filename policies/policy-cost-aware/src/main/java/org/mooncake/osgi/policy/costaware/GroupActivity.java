@@ -104,6 +104,27 @@ final class GroupActivity {
         return c == null ? UNREAD_SHORT : classOf(c);
     }
 
+    /**
+     * Asks {@link #classOf(String)} once per run of one group: a scan meets a session's objects
+     * together (they were written or read together), and the look-up was a third of scoring one.
+     * The master hands out one string per group id, so the run is told by identity; equal
+     * strings that are not the same instance are merely looked up again. One thread.
+     */
+    final class RunMemo {
+        private String group;
+        private int groupClass;
+        private boolean known;
+
+        int classOf(String g) {
+            if (!known || g != group) {
+                groupClass = GroupActivity.this.classOf(g);
+                group = g;
+                known = true;
+            }
+            return groupClass;
+        }
+    }
+
     private static int classOf(Counts c) {
         long hits = c.hits;
         if (hits == 0) {

@@ -82,7 +82,17 @@ final class ReuseModel {
     }
 
     void recordEviction(ObjectDataType type, int cls, long idleMs) {
-        evictions[cell(type, cls, ageBucket(idleMs))].increment();
+        evictions[eventCell(type, cls, idleMs)].increment();
+    }
+
+    /** Where an event of this type, class and idle time is counted: for {@link #recordEvictions}. */
+    static int eventCell(ObjectDataType type, int cls, long idleMs) {
+        return cell(type, cls, ageBucket(idleMs));
+    }
+
+    /** {@code count} evictions in one {@link #eventCell}: a batch's run of alike victims, one add. */
+    void recordEvictions(int cell, long count) {
+        evictions[cell].add(count);
     }
 
     /** An evicted key came back after {@code idleMs}; it had been evicted when idle {@code idleAtEvictionMs}. */

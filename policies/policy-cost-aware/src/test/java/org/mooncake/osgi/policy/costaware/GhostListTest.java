@@ -55,6 +55,39 @@ class GhostListTest {
         assertEquals(999, ghosts.size());
     }
 
+    /** A round adds its victims in batches; what the list then holds must be what one add each would leave. */
+    @Test
+    void addingInBatchesLeavesWhatAddingOneByOneLeaves() {
+        for (int capacity : new int[] {0, 1, 1000, 5_000, 70_000}) { // one stripe, several, and the most
+            GhostList oneByOne = new GhostList(capacity);
+            GhostList batched = new GhostList(capacity);
+            java.util.Random r = new java.util.Random(capacity);
+            int n = 3 * Math.max(capacity, 1000); // past full, so that the oldest are dropped
+            for (int i = 0; i < n;) {
+                int batch = Math.min(n - i, 1 + r.nextInt(1500));
+                int[] hashes = new int[batch];
+                byte[] types = new byte[batch];
+                int[] classes = new int[batch];
+                long[] last = new long[batch];
+                long[] idle = new long[batch];
+                for (int j = 0; j < batch; j++, i++) {
+                    GhostList.Ghost g = ghost(i);
+                    oneByOne.add(key(i), g);
+                    hashes[j] = key(i);
+                    types[j] = (byte) g.type().ordinal();
+                    classes[j] = g.objectClass();
+                    last[j] = g.lastAccessMs();
+                    idle[j] = g.idleAtEvictionMs();
+                }
+                batched.addAll(batch, hashes, types, classes, last, idle);
+            }
+            assertEquals(oneByOne.size(), batched.size(), "capacity " + capacity);
+            for (int i = 0; i < n; i++) {
+                assertEquals(oneByOne.take(key(i)), batched.take(key(i)), "capacity " + capacity + ", ghost " + i);
+            }
+        }
+    }
+
     @Test
     void resizingKeepsTheNewestThatFitAndZeroHoldsNothing() {
         GhostList ghosts = new GhostList(1000);

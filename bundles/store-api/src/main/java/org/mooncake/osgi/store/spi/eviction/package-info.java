@@ -3,10 +3,11 @@
  * would evict them; the master alone re-validates and removes them. Since 1.1 a policy may also
  * learn from what happens ({@link org.mooncake.osgi.store.spi.eviction.AccessObserver}) and offer
  * its ranking to policies that compose others
- * ({@link org.mooncake.osgi.store.spi.eviction.CandidateRanking}).
+ * ({@link org.mooncake.osgi.store.spi.eviction.CandidateRanking}). Since 1.2 a round tells
+ * its victims to observers in batches.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package org.mooncake.osgi.store.spi.eviction;
 
 import org.osgi.annotation.bundle.Export;

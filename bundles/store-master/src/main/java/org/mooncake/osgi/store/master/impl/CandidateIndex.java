@@ -1,24 +1,24 @@
 package org.mooncake.osgi.store.master.impl;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.spi.eviction.CandidateGroup;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
-import org.mooncake.osgi.store.spi.eviction.Candidates;
 
 /**
  * Evictable objects by (tenant, data type), each group sorted by lease. Writers change an
  * object's entry while holding its shard lock; the eviction thread iterates and takes victims
- * without any lock (the skip lists are weakly consistent; see {@link IndexEntry#claim}), so a
- * round never stalls puts and gets and reads only the prefix it needs instead of scanning every
- * object.
+ * without any lock (the lease orders are weakly consistent, see {@link LeaseIndex}; claims see
+ * {@link IndexEntry#claim}), so a round never stalls puts and gets and reads only the prefix it
+ * needs instead of scanning every object.
  */
 final class CandidateIndex {
     private record GroupKey(String tenant, ObjectDataType type) {
@@ -26,7 +26,7 @@ final class CandidateIndex {
 
     static final class Group implements CandidateGroup {
         private final GroupKey key;
-        private final ConcurrentSkipListSet<CandidateView> entries = new ConcurrentSkipListSet<>(Candidates.LEASE_ORDER);
+        final LeaseIndex entries = new LeaseIndex();
         private final AtomicLong count = new AtomicLong();
         private final AtomicLong bytes = new AtomicLong();
 
@@ -56,14 +56,14 @@ final class CandidateIndex {
 
         @Override
         public Iterator<CandidateView> inLeaseOrder() {
-            return entries.iterator();
+            return entries.ascending();
         }
 
         /** Counts back from the newest lease: leased objects are few, so this is O(leased), not O(n). */
         @Override
         public long evictableCount(long nowMs) {
             long leased = 0;
-            for (Iterator<CandidateView> it = entries.descendingIterator(); it.hasNext() && it.next().leasedAt(nowMs);) {
+            for (Iterator<CandidateView> it = entries.descending(); it.hasNext() && it.next().leasedAt(nowMs);) {
                 leased++;
             }
             return Math.max(0, count.get() - leased);
@@ -111,14 +111,22 @@ final class CandidateIndex {
         g.bytes.addAndGet(-bytes);
     }
 
-    /**
-     * Takes an entry out of its group's lease order. Any thread: the evictor's victims are unlinked
-     * by an {@link Unlinker} beside the pass, in batches sorted by lease: neighbours share the
-     * skip list's search path, so each removal misses the cache less than one at a random place
-     * would.
-     */
+    /** Takes a detached entry out of its group's lease order. Caller holds the shard lock. */
     void unlink(IndexEntry e) {
         e.group.entries.remove(e);
+    }
+
+    /**
+     * Drops a pass's claimed victims ({@code victims}, sorted by lease) from their groups' lease
+     * orders, one copy per chunk that held any (see {@link LeaseIndex#purge}). Any thread: an
+     * {@link Unlinker} does it beside the pass.
+     */
+    void purge(List<IndexEntry> victims) {
+        Map<Group, List<IndexEntry>> byGroup = new IdentityHashMap<>();
+        for (IndexEntry e : victims) {
+            byGroup.computeIfAbsent(e.group, g -> new ArrayList<>()).add(e);
+        }
+        byGroup.forEach((g, sorted) -> g.entries.purge(sorted));
     }
 
     List<CandidateGroup> groups() {

@@ -23,6 +23,8 @@ final class Evictor {
     private static final System.Logger LOG = System.getLogger(Evictor.class.getName());
     /** Victims whose entries are read together before their claims (see {@link #touchAhead}). */
     private static final int LOOK_AHEAD = 16;
+    /** Victims told to the observers at once (see {@link StoreMaster#evicted}). */
+    private static final int TELL_BATCH = 1024;
 
     private final StoreMaster master;
     private volatile long rounds;
@@ -90,7 +92,9 @@ final class Evictor {
                 master.index.groups());
         FreeBatch blocks = new FreeBatch();
         EvictionTally tally = new EvictionTally();
-        Unlinker unlinker = new Unlinker(master.index::unlink);
+        Unlinker unlinker = new Unlinker(master.index::purge);
+        IndexEntry[] taken = new IndexEntry[TELL_BATCH];
+        int told = 0;
         long freed = 0;
         try {
             Iterator<CandidateView> plan = policy.plan(request);
@@ -111,6 +115,11 @@ final class Evictor {
                         tally.add(e);
                         blocks.add(e);
                         unlinker.add(e);
+                        taken[told++] = e;
+                        if (told == TELL_BATCH) {
+                            told = 0; // first: an observer that throws is not told the batch twice
+                            master.evicted(taken, TELL_BATCH, now);
+                        }
                     }
                 }
             }
@@ -119,6 +128,11 @@ final class Evictor {
             LOG.log(Level.ERROR, "eviction policy " + policy.name() + " failed in pass " + pass, e);
         } finally {
             blocks.free();
+            try {
+                master.evicted(taken, told, now);
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "an eviction observer failed in pass " + pass, e);
+            }
             unlinker.close();
             master.countEvictions(tally);
         }
@@ -131,14 +145,15 @@ final class Evictor {
      * miss, one victim after another: the claim's compare-and-set is a full fence, so the
      * processor could not start the next victim's load early. Loads issued together, before the
      * fences, overlap. An entry holds all that claiming, counting and freeing need (see
-     * {@link IndexEntry}), so one load each suffices. Reading past the last victim the pass needs
+     * {@link IndexEntry}). Reading past the last victim the pass needs
      * costs a few loads.
      */
     private void touchAhead(CandidateView[] ahead, int n) {
         long sum = 0;
         for (int i = 0; i < n; i++) {
             if (ahead[i] instanceof IndexEntry e) {
-                sum += e.leaseExpiresAtMs();
+                // an entry spans two cache lines: the lease on one, the claim's state maybe on the other
+                sum += e.leaseExpiresAtMs() + (e.published() ? 1 : 0);
             }
         }
         touched = sum; // kept, so that the loads are not optimised away

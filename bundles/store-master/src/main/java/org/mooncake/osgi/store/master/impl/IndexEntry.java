@@ -131,6 +131,11 @@ final class IndexEntry implements CandidateView {
         return state == CLAIMED;
     }
 
+    /** Neither claimed nor detached: what readers of the lease order may still see. */
+    boolean published() {
+        return state == PUBLISHED;
+    }
+
     /** A read that kept the lease. Caller holds the shard lock. */
     void touched(long lastAccessMs, long hits) {
         this.lastAccessMs = lastAccessMs;

@@ -577,11 +577,11 @@ public final class StoreMaster implements MasterService {
 
     /**
      * Evicts a planned victim if it is still what the planner saw and still evictable; true when
-     * it did. The caller frees the victim's blocks (in a batch), {@link CandidateIndex#unlink
-     * unlinks} it and counts it ({@link EvictionTally}, {@link #countEvictions}). Takes no lock:
-     * the entry is a snapshot of the lease and pins, and the claim succeeds only while it is
-     * still the object's published entry (see {@link IndexEntry#claim}). Reads the entry only
-     * (see there why).
+     * it did. The caller frees the victim's blocks (in a batch), purges it from the lease order
+     * ({@link CandidateIndex#purge}), counts it ({@link EvictionTally}, {@link #countEvictions})
+     * and tells the observers ({@link #evicted}). Takes no lock: the entry is a snapshot of the
+     * lease and pins, and the claim succeeds only while it is still the object's published entry
+     * (see {@link IndexEntry#claim}). Reads the entry only (see there why).
      */
     boolean evict(IndexEntry planned, long now, boolean softPinnedAllowed) {
         if (planned.leaseExpiresAtMs() > now) {
@@ -590,16 +590,24 @@ public final class StoreMaster implements MasterService {
         if (planned.softPinDeadlineMs() > now && (!softPinnedAllowed || !settings.allowEvictSoftPinned())) {
             return false;
         }
-        if (!planned.claim()) {
-            return false;
-        }
         // Left in its shard's table, vacant, which sweeps it later (see KeyTable), and in the
-        // lease order until the caller's Unlinker takes it out beside the pass: both cheaper than
+        // lease order until the caller's Unlinker purges it beside the pass: both cheaper than
         // one by one here.
-        for (AccessObserver o : policies.observers()) {
-            o.evicted(planned, now);
+        return planned.claim();
+    }
+
+    /**
+     * Tells the observers a batch of victims a round has taken, {@code victims[0..count)}. After
+     * the claims rather than between them: a claim is a full fence, and an observer's per-victim
+     * work (cost-aware's ghost list and model) then waited for its cache misses one victim after
+     * another.
+     */
+    void evicted(IndexEntry[] victims, int count, long now) {
+        if (count > 0) {
+            for (AccessObserver o : policies.observers()) {
+                o.evicted(victims, count, now);
+            }
         }
-        return true;
     }
 
     /** Applies a pass's counts of its victims, once per pass. */

@@ -11,16 +11,15 @@ import org.mooncake.osgi.store.spi.eviction.Candidates;
 
 /**
  * Takes one pass's victims out of the lease order on a second thread while the pass goes on
- * claiming and telling the observers. Unlinking is a fifth (cost-aware) to two fifths (lease
- * order) of a round at 10^6 objects, and needs nothing the pass needs: the skip lists take
- * concurrent removals, and a plan that still meets a victim finds it claimed and skips it.
- * (Moving the observers' calls here as well was slower: the pass then had too little left to
- * do beside this thread.)
+ * claiming and telling the observers. It needs nothing the pass needs: readers of the lease
+ * order already skip claimed entries, and the chunks that hold them are purged under their own
+ * locks. (Moving the observers' calls here as well was slower: the pass then had too little left
+ * to do beside this thread.)
  *
  * <p>Threads: the pass's thread {@link #add adds} and {@link #close closes}; one virtual thread
- * per pass unlinks, in batches sorted by lease, so that each removal starts its search where the
- * last one ended. {@link #close} returns once every victim is unlinked, so a round leaves no
- * claimed entry behind in the index.
+ * per pass purges, in batches sorted by lease, so that victims in one chunk are purged together.
+ * {@link #close} returns once every victim is purged, so a round leaves no claimed entry behind
+ * in the index.
  */
 final class Unlinker implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Unlinker.class.getName());
@@ -28,14 +27,14 @@ final class Unlinker implements AutoCloseable {
     private static final int BATCH = 2048;
     private static final List<IndexEntry> END = List.of();
 
-    private final Consumer<IndexEntry> unlink;
+    private final Consumer<List<IndexEntry>> purge;
     private final BlockingQueue<List<IndexEntry>> batches = new LinkedBlockingQueue<>();
     private final Thread worker;
     private List<IndexEntry> batch = new ArrayList<>(BATCH);
 
-    /** {@code unlink} is {@link CandidateIndex#unlink}, or a stand-in in tests. */
-    Unlinker(Consumer<IndexEntry> unlink) {
-        this.unlink = unlink;
+    /** {@code purge} is {@link CandidateIndex#purge}, or a stand-in in tests; it gets sorted batches. */
+    Unlinker(Consumer<List<IndexEntry>> purge) {
+        this.purge = purge;
         this.worker = Thread.ofVirtual().name("eviction-unlink").start(this::unlinkUntilEnd);
     }
 
@@ -71,9 +70,7 @@ final class Unlinker implements AutoCloseable {
         try {
             for (List<IndexEntry> b = batches.take(); b != END; b = batches.take()) {
                 b.sort(Candidates.LEASE_ORDER);
-                for (IndexEntry e : b) {
-                    unlink.accept(e);
-                }
+                purge.accept(b);
             }
         } catch (InterruptedException e) {
             // nobody else holds this thread; if someone interrupts it, the rest stay in the lease

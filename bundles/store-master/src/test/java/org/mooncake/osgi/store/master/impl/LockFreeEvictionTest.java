@@ -93,19 +93,26 @@ class LockFreeEvictionTest {
         assertIndexHoldsOnlyLiveEntries(g.master);
     }
 
-    /** Every entry in the lease order is its object's published entry, and the counts agree. */
+    /**
+     * Every entry the lease orders hold, published or not, is its object's published entry (no
+     * claimed victim and no stale entry is left behind), and the counts agree.
+     */
     static void assertIndexHoldsOnlyLiveEntries(StoreMaster master) {
-        long linked = 0;
+        long held = 0;
         long counted = 0;
         for (var group : master.index.groups()) {
-            for (var it = group.inLeaseOrder(); it.hasNext();) {
-                IndexEntry e = (IndexEntry) it.next();
-                assertSame(e, e.meta.published(), "a stale or claimed entry is still linked: " + e);
-                linked++;
+            for (IndexEntry e : ((CandidateIndex.Group) group).entries.held()) {
+                assertSame(e, e.meta.published(), "a stale or claimed entry is still held: " + e);
+                held++;
             }
+            long listed = 0;
+            for (var it = group.inLeaseOrder(); it.hasNext(); it.next()) {
+                listed++;
+            }
+            assertEquals(group.objectCount(), listed, "entries listed against the group's count");
             counted += group.objectCount();
         }
-        assertEquals(counted, linked, "entries linked against the groups' counts");
+        assertEquals(counted, held, "entries held against the groups' counts");
     }
 
     @Test

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 
 class UnlinkerTest {
     @Test
-    void closeReturnsOnlyOnceEveryEntryIsUnlinkedPartialBatchIncluded() {
+    void closeReturnsOnlyOnceEveryEntryIsPurgedPartialBatchIncluded() {
         AtomicInteger unlinked = new AtomicInteger();
-        Unlinker u = new Unlinker(e -> {
-            LockSupport.parkNanos(50_000); // slower than the adds, so close has to wait
-            unlinked.incrementAndGet();
+        Unlinker u = new Unlinker(batch -> {
+            LockSupport.parkNanos(20_000_000); // slower than the adds, so close has to wait
+            unlinked.addAndGet(batch.size());
         });
         int n = 5_000; // two full batches and a partial one
         for (int i = 0; i < n; i++) {
@@ -26,7 +26,7 @@ class UnlinkerTest {
     @Test
     void aPassWithoutVictimsClosesAtOnce() {
         AtomicInteger unlinked = new AtomicInteger();
-        new Unlinker(e -> unlinked.incrementAndGet()).close();
+        new Unlinker(batch -> unlinked.addAndGet(batch.size())).close();
         assertEquals(0, unlinked.get());
     }
 }
