@@ -120,35 +120,54 @@ final class LeaseIndex {
     /**
      * Drops every entry that is no longer published from the chunks that hold {@code victims}
      * (sorted by lease order): after a pass, its claimed victims, one copy per chunk. Any thread.
+     * The copy is made before the chunk's lock is taken (it reads every entry's state, each
+     * perhaps a cache miss), so a writer that needs the chunk usually waits for a compare and a
+     * write at most; only if a writer changed the chunk meanwhile is it made again under the lock.
      */
     void purge(List<IndexEntry> victims) {
         int i = 0;
         while (i < victims.size()) {
             Bound k = Bound.of(victims.get(i));
             Chunk c = chunks.floorEntry(k).getValue();
+            IndexEntry[] a = c.entries;
+            IndexEntry[] b = published(a);
+            Bound end;
             synchronized (c) {
                 if (!owns(c, k)) {
-                    continue;
+                    continue; // it split or left: look again
+                }
+                if (c.entries != a) {
+                    a = c.entries;
+                    b = published(a);
                 }
                 Map.Entry<Bound, Chunk> next = chunks.higherEntry(c.low);
-                Bound end = next == null ? null : next.getKey();
-                IndexEntry[] a = c.entries;
-                IndexEntry[] b = new IndexEntry[a.length];
-                int n = 0;
-                for (IndexEntry x : a) {
-                    if (x.published()) {
-                        b[n++] = x;
-                    }
+                end = next == null ? null : next.getKey();
+                if (b != a) {
+                    replace(c, b);
                 }
-                if (n < a.length) {
-                    replace(c, n == 0 ? NONE : Arrays.copyOf(b, n));
+            }
+            // the victims this chunk held are gone with it; the rest lie further on
+            do {
+                i++;
+            } while (i < victims.size() && (end == null || Bound.of(victims.get(i)).compareTo(end) < 0));
+        }
+    }
+
+    /** {@code a} without the entries no longer published; {@code a} itself when all are. */
+    private static IndexEntry[] published(IndexEntry[] a) {
+        IndexEntry[] b = null;
+        int n = 0;
+        for (int j = 0; j < a.length; j++) {
+            if (!a[j].published()) {
+                if (b == null) {
+                    b = Arrays.copyOf(a, a.length);
+                    n = j;
                 }
-                // the victims this chunk held are gone with it; the rest lie further on
-                do {
-                    i++;
-                } while (i < victims.size() && (end == null || Bound.of(victims.get(i)).compareTo(end) < 0));
+            } else if (b != null) {
+                b[n++] = a[j];
             }
         }
+        return b == null ? a : n == 0 ? NONE : Arrays.copyOf(b, n);
     }
 
     /** Published entries, oldest lease first; weakly consistent, without locks. */

@@ -161,6 +161,66 @@ class LeaseIndexTest {
     }
 
     /**
+     * An evictor claims and purges entries while writers add and remove theirs around them
+     * (splitting the very chunks being purged): every claimed entry is gone in the end, and
+     * nothing else is.
+     */
+    @RepeatedTest(5)
+    void purgesRacingWritersDropEveryVictimAndNothingElse() throws Exception {
+        LeaseIndex index = new LeaseIndex();
+        List<IndexEntry> stable = new ArrayList<>();
+        for (int i = 0; i < 6_000; i++) {
+            stable.add(entry(i * 3L, 1_000_000 + i));
+            index.add(stable.getLast());
+        }
+        int writers = 2;
+        ExecutorService pool = Executors.newFixedThreadPool(writers + 1);
+        List<IndexEntry> writersKept = Collections.synchronizedList(new ArrayList<>());
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int id = w;
+                fs.add(pool.submit(() -> {
+                    Random r = new Random(id);
+                    List<IndexEntry> mine = new ArrayList<>();
+                    for (int i = 0; i < 30_000; i++) {
+                        IndexEntry e = entry(r.nextInt(18_000), (long) (id + 1) * 10_000_000 + i);
+                        index.add(e);
+                        mine.add(e);
+                        if (mine.size() > 300) {
+                            index.remove(mine.remove(r.nextInt(mine.size())));
+                        }
+                    }
+                    writersKept.addAll(mine);
+                    return null;
+                }));
+            }
+            fs.add(pool.submit(() -> {
+                for (int from = 0; from < stable.size(); from += 500) { // every other entry of each slice
+                    List<IndexEntry> batch = new ArrayList<>();
+                    for (int i = from; i < from + 500; i += 2) {
+                        assertTrue(stable.get(i).claim());
+                        batch.add(stable.get(i));
+                    }
+                    index.purge(batch);
+                }
+                return null;
+            }));
+            for (Future<?> f : fs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<IndexEntry> expected = new ArrayList<>(writersKept);
+        for (int i = 1; i < stable.size(); i += 2) {
+            expected.add(stable.get(i));
+        }
+        expected.sort(ORDER);
+        assertEquals(expected, index.held());
+    }
+
+    /**
      * Writers add and remove their own entries (as shard locks make them do) while a reader
      * scans: each scan must be strictly ascending, yield only entries that were added, and
      * include every entry that stayed in the index for the whole scan.
