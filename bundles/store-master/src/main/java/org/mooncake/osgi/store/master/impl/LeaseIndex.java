@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Consumer;
 
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 
@@ -72,47 +73,44 @@ final class LeaseIndex {
 
     /** Adds a published entry. Caller holds the entry's shard lock. */
     void add(IndexEntry e) {
-        Bound k = Bound.of(e);
-        for (;;) {
-            Chunk c = chunks.floorEntry(k).getValue();
-            synchronized (c) {
-                if (!owns(c, k)) {
-                    continue;
-                }
-                IndexEntry[] a = c.entries;
-                int at = after(a, e.leaseExpiresAtMs(), e.sequence());
-                IndexEntry[] b = new IndexEntry[a.length + 1];
-                System.arraycopy(a, 0, b, 0, at);
-                b[at] = e;
-                System.arraycopy(a, at, b, at + 1, a.length - at);
-                if (b.length > MAX) {
-                    split(c, b, at);
-                } else {
-                    c.entries = b;
-                }
-                return;
+        change(Bound.of(e), c -> {
+            IndexEntry[] a = c.entries;
+            int at = after(a, e.leaseExpiresAtMs(), e.sequence());
+            IndexEntry[] b = new IndexEntry[a.length + 1];
+            System.arraycopy(a, 0, b, 0, at);
+            b[at] = e;
+            System.arraycopy(a, at, b, at + 1, a.length - at);
+            if (b.length > MAX) {
+                split(c, b, at);
+            } else {
+                c.entries = b;
             }
-        }
+        });
     }
 
     /** Takes {@code e} out if it is still here (a purge may have taken it). Caller holds its shard lock. */
     void remove(IndexEntry e) {
-        Bound k = Bound.of(e);
+        change(Bound.of(e), c -> {
+            IndexEntry[] a = c.entries;
+            int at = indexOf(a, e);
+            if (at >= 0) {
+                IndexEntry[] b = new IndexEntry[a.length - 1];
+                System.arraycopy(a, 0, b, 0, at);
+                System.arraycopy(a, at + 1, b, at, b.length - at);
+                replace(c, b);
+            }
+        });
+    }
+
+    /** Runs {@code change} on the chunk that owns {@code k}, holding its lock. */
+    private void change(Bound k, Consumer<Chunk> change) {
         for (;;) {
             Chunk c = chunks.floorEntry(k).getValue();
             synchronized (c) {
-                if (!owns(c, k)) {
-                    continue;
+                if (owns(c, k)) {
+                    change.accept(c);
+                    return;
                 }
-                IndexEntry[] a = c.entries;
-                int at = indexOf(a, e);
-                if (at >= 0) {
-                    IndexEntry[] b = new IndexEntry[a.length - 1];
-                    System.arraycopy(a, 0, b, 0, at);
-                    System.arraycopy(a, at + 1, b, at, b.length - at);
-                    replace(c, b);
-                }
-                return;
             }
         }
     }

@@ -52,13 +52,37 @@ class LeaseIndexTest {
         return es;
     }
 
+    /**
+     * What a writer does under its shard locks: adds {@code ops} entries of its own with leases
+     * below {@code leases}, removing a random one of them whenever it holds more than
+     * {@code keep}; returns those it kept.
+     */
+    private static List<IndexEntry> write(LeaseIndex index, int id, int ops, int keep, int leases) {
+        Random r = new Random(id);
+        List<IndexEntry> mine = new ArrayList<>();
+        for (int i = 0; i < ops; i++) {
+            IndexEntry e = entry(r.nextInt(leases), (long) (id + 1) * 10_000_000 + i);
+            index.add(e);
+            mine.add(e);
+            if (mine.size() > keep) {
+                index.remove(mine.remove(r.nextInt(mine.size())));
+            }
+        }
+        return mine;
+    }
+
+    private static List<IndexEntry> sorted(List<IndexEntry> es) {
+        List<IndexEntry> sorted = new ArrayList<>(es);
+        sorted.sort(ORDER);
+        return sorted;
+    }
+
     @Test
     void entriesAddedInAnyOrderComeOutInLeaseOrderBothWays() {
         LeaseIndex index = new LeaseIndex();
         List<IndexEntry> es = shuffled(5_000, new Random(1));
         es.forEach(index::add);
-        List<IndexEntry> sorted = new ArrayList<>(es);
-        sorted.sort(ORDER);
+        List<IndexEntry> sorted = sorted(es);
         assertEquals(sorted, list(index.ascending()));
         assertEquals(sorted.reversed(), list(index.descending()));
         assertTrue(index.chunkCount() >= 5_000 / LeaseIndex.MAX, "split into chunks: " + index.chunkCount());
@@ -118,8 +142,7 @@ class LeaseIndexTest {
         LeaseIndex index = new LeaseIndex();
         List<IndexEntry> es = shuffled(3_000, new Random(3));
         es.forEach(index::add);
-        List<IndexEntry> sorted = new ArrayList<>(es);
-        sorted.sort(ORDER);
+        List<IndexEntry> sorted = sorted(es);
         List<IndexEntry> claimed = new ArrayList<>();
         List<IndexEntry> live = new ArrayList<>();
         for (int i = 0; i < sorted.size(); i++) {
@@ -180,20 +203,7 @@ class LeaseIndexTest {
             List<Future<?>> fs = new ArrayList<>();
             for (int w = 0; w < writers; w++) {
                 int id = w;
-                fs.add(pool.submit(() -> {
-                    Random r = new Random(id);
-                    List<IndexEntry> mine = new ArrayList<>();
-                    for (int i = 0; i < 30_000; i++) {
-                        IndexEntry e = entry(r.nextInt(18_000), (long) (id + 1) * 10_000_000 + i);
-                        index.add(e);
-                        mine.add(e);
-                        if (mine.size() > 300) {
-                            index.remove(mine.remove(r.nextInt(mine.size())));
-                        }
-                    }
-                    writersKept.addAll(mine);
-                    return null;
-                }));
+                fs.add(pool.submit(() -> writersKept.addAll(write(index, id, 30_000, 300, 18_000))));
             }
             fs.add(pool.submit(() -> {
                 for (int from = 0; from < stable.size(); from += 500) { // every other entry of each slice
@@ -243,18 +253,8 @@ class LeaseIndexTest {
             for (int w = 0; w < writers; w++) {
                 int id = w;
                 fs.add(pool.submit(() -> {
-                    Random r = new Random(id);
-                    List<IndexEntry> mine = new ArrayList<>();
                     started.countDown();
-                    for (int i = 0; i < perWriter; i++) {
-                        IndexEntry e = entry(r.nextInt(20_000), (long) id * 10_000_000 + i);
-                        index.add(e);
-                        mine.add(e);
-                        if (mine.size() > 500) {
-                            index.remove(mine.remove(r.nextInt(mine.size())));
-                        }
-                    }
-                    return null;
+                    return write(index, id, perWriter, 500, 20_000);
                 }));
             }
             started.await();
