@@ -34,6 +34,12 @@ public final class JmhCharts {
         String seriesParam = args.length > 3 ? args[3] : null;
         Map<String, Map<String, double[]>> series = new LinkedHashMap<>();
         String unit = "";
+        // a parameter with one value throughout says nothing on an axis label
+        Map<String, java.util.Set<String>> values = new LinkedHashMap<>();
+        for (JsonNode r : results) {
+            r.path("params").properties().forEach(p -> values.computeIfAbsent(p.getKey(), k -> new java.util.HashSet<>())
+                    .add(p.getValue().asText()));
+        }
         for (JsonNode r : results) {
             String name = r.get("benchmark").asText().replaceAll(".*\\.", "");
             String category = name;
@@ -43,7 +49,7 @@ public final class JmhCharts {
                 s = params.get(seriesParam).asText();
                 List<String> rest = new ArrayList<>();
                 params.fieldNames().forEachRemaining(f -> {
-                    if (!f.equals(seriesParam)) {
+                    if (!f.equals(seriesParam) && values.get(f).size() > 1) {
                         rest.add(f + "=" + params.get(f).asText());
                     }
                 });
