@@ -145,8 +145,7 @@ final class Evictor {
      * miss, one victim after another: the claim's compare-and-set is a full fence, so the
      * processor could not start the next victim's load early. Loads issued together, before the
      * fences, overlap. An entry holds all that claiming, counting and freeing need (see
-     * {@link IndexEntry}). Reading past the last victim the pass needs
-     * costs a few loads.
+     * {@link IndexEntry}). Reading past the last victim the pass needs costs a few loads.
      */
     private void touchAhead(CandidateView[] ahead, int n) {
         long sum = 0;
