@@ -122,14 +122,10 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         groups.written(object.groupId(), nowMs);
     }
 
+    /** One victim: a batch of one, so that both ways of being told learn through one piece of code. */
     @Override
     public void evicted(CandidateView object, long nowMs) {
-        long idle = nowMs - object.lastAccessMs();
-        int cls = classOf(object);
-        model.recordEviction(object.dataType(), cls, idle);
-        if (settings.ghostEntries() > 0) {
-            ghosts.add(object.keyHash(), new GhostList.Ghost(object.dataType(), cls, object.lastAccessMs(), idle));
-        }
+        evicted(new CandidateView[] {object}, 1, nowMs);
     }
 
     /**
@@ -152,7 +148,8 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
             CandidateView v = victims[i];
             int cls = ReuseModel.objectClass(v.hitCount(), memo.classOf(v.groupId()));
             long last = v.lastAccessMs();
-            int cell = ReuseModel.eventCell(v.dataType(), cls, nowMs - last);
+            long idleMs = nowMs - last;
+            int cell = ReuseModel.eventCell(v.dataType(), cls, idleMs);
             if (cell != runCell) {
                 if (run > 0) {
                     model.recordEvictions(runCell, run);
@@ -166,7 +163,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
                 types[i] = (byte) v.dataType().ordinal();
                 classes[i] = cls;
                 lastAccess[i] = last;
-                idle[i] = nowMs - last;
+                idle[i] = idleMs;
             }
         }
         if (run > 0) {
@@ -175,10 +172,6 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         if (ghosting) {
             ghosts.addAll(count, hashes, types, classes, lastAccess, idle);
         }
-    }
-
-    private int classOf(CandidateView c) {
-        return ReuseModel.objectClass(c.hitCount(), groups.classOf(c.groupId()));
     }
 
     // ---- planning: the eviction thread ----

@@ -15,9 +15,10 @@ import org.mooncake.osgi.store.spi.eviction.CandidateView;
 import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
 
 /**
- * A round tells the policy its victims in batches; the policy must learn from a batch exactly
- * what it learns from the same victims one call at a time (ghosts, eviction counts, group
- * classes), or its decisions would depend on how the master happens to call it.
+ * A round tells the policy its victims in batches of any size; the policy must learn from a
+ * batch exactly what it learns from the same victims one call at a time (ghosts, eviction counts,
+ * group classes), or its decisions would depend on how the master happens to call it: runs of one
+ * group or one model cell, and ghosts grouped by stripe, must come out as if taken one by one.
  */
 class BatchedEvictionsTest {
     private record View(ObjectKey key, long sequence, ObjectDataType dataType, long lastAccessMs, long hitCount,
