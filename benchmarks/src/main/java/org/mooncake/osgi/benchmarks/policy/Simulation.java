@@ -71,7 +71,18 @@ public final class Simulation {
     private Simulation() {
     }
 
+    /** Told every access as it is served, in workload order, on the simulating thread. */
+    @FunctionalInterface
+    public interface AccessObserver {
+        void accessed(Access access, boolean hit, long timeMs);
+    }
+
     public static RunResult run(Workload workload, EvictionPolicy policy, Settings s) {
+        return run(workload, policy, s, (a, hit, t) -> {
+        });
+    }
+
+    public static RunResult run(Workload workload, EvictionPolicy policy, Settings s, AccessObserver observer) {
         Clock clock = new Clock();
         PolicySelector selector = new PolicySelector();
         selector.add(new PolicySelector.Offer(policy, policy.name(), 0, 1));
@@ -80,7 +91,7 @@ public final class Simulation {
         try (Arena arena = Arena.ofShared()) {
             Store store = s.realBytes() ? new RealStore(master, clock, s.capacityBytes(), arena)
                     : new MetadataStore(master, s.capacityBytes());
-            return drive(workload, master, store, clock, s);
+            return drive(workload, master, store, clock, s, observer);
         }
     }
 
@@ -164,13 +175,15 @@ public final class Simulation {
         }
     }
 
-    private static RunResult drive(Workload workload, StoreMaster master, Store store, Clock clock, Settings s) {
+    private static RunResult drive(Workload workload, StoreMaster master, Store store, Clock clock, Settings s,
+            AccessObserver observer) {
         RunResult r = new RunResult();
         for (Request req : workload.requests()) {
             clock.now = EPOCH + req.timeMs();
             boolean prefixIntact = true;
             for (Access a : req.accesses()) {
                 boolean hit = store.read(a);
+                observer.accessed(a, hit, req.timeMs());
                 RunResult.PerType t = r.type(a.type());
                 t.accesses++;
                 t.bytes += a.sizeBytes();

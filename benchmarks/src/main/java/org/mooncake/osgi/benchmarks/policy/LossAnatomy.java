@@ -1,0 +1,171 @@
+package org.mooncake.osgi.benchmarks.policy;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.mooncake.osgi.store.api.ObjectDataType;
+
+/**
+ * Where a policy's savings are lost: every read but a key's first (which can never hit), by
+ * data type, by how many reads of the key came before, by the time since the previous one and
+ * by whether that previous read came from another group (a session reading what another wrote:
+ * a shared prefix, a public image). Each figure is a share of the recompute cost of all those
+ * reads, so the lost shares add up to 100 minus the benchmark's primary saving figure.
+ *
+ * <p>{@code ./mooncake bench anatomy [--policy P] [--mode session|full_history] [--capacity F]
+ * [--seeds K] [--sessions N]} runs seed600 and prints the tables; seeds are pooled.
+ */
+public final class LossAnatomy {
+    enum Nth {
+        SECOND("2nd"), THIRD("3rd"), LATER("4th or later");
+
+        final String label;
+
+        Nth(String label) {
+            this.label = label;
+        }
+    }
+
+    enum Gap {
+        UNDER_1S("< 1 s"), TO_5S("1–5 s"), TO_20S("5–20 s"), OVER_20S("> 20 s");
+
+        final String label;
+
+        Gap(String label) {
+            this.label = label;
+        }
+
+        static Gap of(long ms) {
+            return ms < 1_000 ? UNDER_1S : ms < 5_000 ? TO_5S : ms < 20_000 ? TO_20S : OVER_20S;
+        }
+    }
+
+    /** One class of reads. */
+    record Cell(ObjectDataType type, Nth nth, Gap gap, boolean otherGroup) {
+    }
+
+    /** Reads of a class, those that hit, and their recompute cost. */
+    static final class Tally {
+        long reads;
+        long hits;
+        double costMs;
+        double hitCostMs;
+
+        void add(boolean hit, double cost) {
+            reads++;
+            costMs += cost;
+            if (hit) {
+                hits++;
+                hitCostMs += cost;
+            }
+        }
+
+        void add(Tally t) {
+            reads += t.reads;
+            hits += t.hits;
+            costMs += t.costMs;
+            hitCostMs += t.hitCostMs;
+        }
+
+        double lostMs() {
+            return costMs - hitCostMs;
+        }
+    }
+
+    private record Previous(long timeMs, String group, int reads) {
+    }
+
+    private final Map<Cell, Tally> cells = new HashMap<>();
+    private final Tally all = new Tally();
+
+    /**
+     * An observer for one run, adding to this anatomy's tallies: each run starts with no key
+     * read (seeds reuse key names, and a key's first read in a run is compulsory).
+     */
+    Simulation.AccessObserver newRun() {
+        Map<String, Previous> previous = new HashMap<>();
+        return (a, hit, timeMs) -> {
+            Previous p = previous.get(a.key());
+            previous.put(a.key(), new Previous(timeMs, a.group(), p == null ? 1 : p.reads() + 1));
+            if (p != null) {
+                Nth nth = p.reads() == 1 ? Nth.SECOND : p.reads() == 2 ? Nth.THIRD : Nth.LATER;
+                Cell c = new Cell(a.type(), nth, Gap.of(timeMs - p.timeMs()), !a.group().equals(p.group()));
+                cells.computeIfAbsent(c, k -> new Tally()).add(hit, a.costMs());
+                all.add(hit, a.costMs());
+            }
+        };
+    }
+
+    /** Every read but the first of each key. */
+    Tally total() {
+        return all;
+    }
+
+    /** The reads grouped by one property of their class, sorted by it. */
+    <K> Map<K, Tally> by(Function<Cell, K> property) {
+        Map<K, Tally> out = new java.util.TreeMap<>();
+        cells.forEach((c, t) -> out.computeIfAbsent(property.apply(c), k -> new Tally()).add(t));
+        return out;
+    }
+
+    /** Tables by type, by read number, by gap and by group, then type with read number and with gap. */
+    String report() {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "%,d reads after a key's first, %.0f ms of recompute; %.2f%% saved, %.2f%% lost%n",
+                all.reads, all.costMs, 100 * all.hitCostMs / all.costMs, 100 * all.lostMs() / all.costMs));
+        table(out, "data type", by(c -> c.type().name()));
+        table(out, "read", by(c -> c.nth().ordinal() + " " + c.nth().label));
+        table(out, "since the previous read", by(c -> c.gap().ordinal() + " " + c.gap().label));
+        table(out, "previous read", by(c -> c.otherGroup() ? "by another group" : "by the same group"));
+        table(out, "data type, read", by(c -> c.type().name() + ", " + c.nth().ordinal() + " " + c.nth().label));
+        table(out, "data type, since the previous read",
+                by(c -> c.type().name() + ", " + c.gap().ordinal() + " " + c.gap().label));
+        return out.toString();
+    }
+
+    private void table(StringBuilder out, String title, Map<String, Tally> rows) {
+        out.append(String.format(Locale.ROOT, "%n| %s | reads | hit | share of cost | lost (points) |%n|---|---:|---:|---:|---:|%n", title));
+        rows.forEach((k, t) -> out.append(String.format(Locale.ROOT, "| %s | %,d | %.1f%% | %.2f%% | %.2f |%n",
+                k.replaceAll("(^|, )\\d ", "$1"), t.reads, 100.0 * t.hits / t.reads, 100 * t.costMs / all.costMs,
+                100 * t.lostMs() / all.costMs)));
+    }
+
+    public static void main(String[] args) {
+        String policy = BenchPolicies.COST_AWARE;
+        SessionWorkload.Mode mode = SessionWorkload.Mode.SESSION;
+        double capacity = 0.10;
+        int seeds = 3;
+        int sessions = 600;
+        if (args.length % 2 != 0) {
+            throw new IllegalArgumentException("option " + args[args.length - 1] + " has no value");
+        }
+        for (int i = 0; i < args.length; i += 2) {
+            String v = args[i + 1];
+            switch (args[i]) {
+                case "--policy" -> policy = v;
+                case "--mode" -> mode = SessionWorkload.Mode.valueOf(v.toUpperCase(Locale.ROOT));
+                case "--capacity" -> capacity = Double.parseDouble(v);
+                case "--seeds" -> seeds = Integer.parseInt(v);
+                case "--sessions" -> sessions = Integer.parseInt(v);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + "; usage: [--policy P] [--mode session|full_history] [--capacity F] [--seeds K] [--sessions N]");
+            }
+        }
+        LossAnatomy anatomy = new LossAnatomy();
+        List<String> runs = new ArrayList<>();
+        for (int seed = 1; seed <= seeds; seed++) {
+            Workload w = SessionWorkload.generate(sessions, 0.006, mode, seed);
+            long bytes = Math.max(1 << 20, (long) (w.uniqueBytes() * capacity) / 4096 * 4096);
+            System.err.printf(Locale.ROOT, "[bench anatomy] %s, %s, seed %d, capacity %.0f%% (%,d B)%n", policy, w.name(), seed,
+                    100 * capacity, bytes);
+            Simulation.run(w, BenchPolicies.make(policy), Simulation.Settings.of(bytes), anatomy.newRun());
+            runs.add(w.name());
+        }
+        System.out.printf(Locale.ROOT, "%s on %s at %.0f%% of unique bytes, seeds 1–%d pooled%n%n%s", policy, runs.get(0),
+                100 * capacity, seeds, anatomy.report());
+    }
+}

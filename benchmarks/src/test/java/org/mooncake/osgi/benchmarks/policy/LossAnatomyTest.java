@@ -1,0 +1,62 @@
+package org.mooncake.osgi.benchmarks.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.mooncake.osgi.store.api.ObjectDataType;
+
+class LossAnatomyTest {
+    private static Access read(String key, String group) {
+        return new Access(key, ObjectDataType.HIDDEN_STATE, 4096, 100, 100, group, -1, false);
+    }
+
+    @Test
+    void eachReadAfterTheFirstIsClassedByItsNumberItsGapAndWhoReadBefore() {
+        Workload w = Workload.of("handmade", List.of(
+                new Request(0, List.of(read("a", "s1"), read("b", "s1"))),
+                new Request(500, List.of(read("a", "s1"))), // 2nd, < 1 s, same group
+                new Request(3_000, List.of(read("a", "s2"))), // 3rd, 1–5 s, another group
+                new Request(30_000, List.of(read("a", "s3"), read("b", "s3"))))); // 4th, > 20 s, another; b: 2nd, > 20 s, another
+        LossAnatomy anatomy = new LossAnatomy();
+        Simulation.run(w, BenchPolicies.make(BenchPolicies.DEFAULT), Simulation.Settings.of(1 << 20), anatomy.newRun());
+
+        assertEquals(4, anatomy.total().reads, "the two first reads are compulsory, not counted");
+        assertEquals(4, anatomy.total().hits, "everything fits");
+        Map<LossAnatomy.Nth, LossAnatomy.Tally> byNth = anatomy.by(LossAnatomy.Cell::nth);
+        assertEquals(2, byNth.get(LossAnatomy.Nth.SECOND).reads);
+        assertEquals(1, byNth.get(LossAnatomy.Nth.THIRD).reads);
+        assertEquals(1, byNth.get(LossAnatomy.Nth.LATER).reads);
+        Map<LossAnatomy.Gap, LossAnatomy.Tally> byGap = anatomy.by(LossAnatomy.Cell::gap);
+        assertEquals(1, byGap.get(LossAnatomy.Gap.UNDER_1S).reads);
+        assertEquals(1, byGap.get(LossAnatomy.Gap.TO_5S).reads);
+        assertEquals(2, byGap.get(LossAnatomy.Gap.OVER_20S).reads);
+        Map<Boolean, LossAnatomy.Tally> byGroup = anatomy.by(LossAnatomy.Cell::otherGroup);
+        assertEquals(3, byGroup.get(true).reads, "a after s1 by s2, a after s2 by s3, b after s1 by s3");
+        assertEquals(1, byGroup.get(false).reads);
+    }
+
+    @Test
+    void whatItCountsLostIsWhatTheBenchmarkCountsLostBeyondCompulsoryMisses() {
+        Workload w = SessionWorkload.generate(60, 0.002, SessionWorkload.Mode.SESSION, 3);
+        long capacity = (long) (w.uniqueBytes() * 0.05) / 4096 * 4096;
+        LossAnatomy anatomy = new LossAnatomy();
+        RunResult r = Simulation.run(w, BenchPolicies.make(BenchPolicies.COST_AWARE), Simulation.Settings.of(capacity), anatomy.newRun());
+
+        LossAnatomy.Tally all = anatomy.total();
+        assertTrue(all.lostMs() > 0, "the capacity was never short: nothing was compared");
+        assertEquals(r.cost - r.compulsoryCost, all.costMs, 1e-6);
+        assertEquals(r.hitCost, all.hitCostMs, 1e-6);
+        double byType = anatomy.by(LossAnatomy.Cell::type).values().stream().mapToDouble(LossAnatomy.Tally::lostMs).sum();
+        assertEquals(all.lostMs(), byType, 1e-6, "every read is in exactly one class");
+        String report = anatomy.report();
+        assertTrue(report.contains("| KVCACHE, 2nd |") && report.contains("| by another group |"), report);
+
+        Simulation.run(w, BenchPolicies.make(BenchPolicies.COST_AWARE), Simulation.Settings.of(capacity), anatomy.newRun());
+        assertEquals(2 * (r.cost - r.compulsoryCost), anatomy.total().costMs, 1e-6,
+                "a second run of the same keys starts again with each key's first read compulsory");
+    }
+}
