@@ -11,9 +11,9 @@ import org.mooncake.osgi.store.api.ObjectDataType;
 
 /**
  * Where a policy's savings are lost: every read but a key's first (which can never hit), by
- * data type, by how many reads of the key came before, by the time since the previous one and
- * by whether that previous read came from another group (a session reading what another wrote:
- * a shared prefix, a public image). Each figure is a share of the recompute cost of all those
+ * data type, by how many reads of the key came before, by the time since the previous one, by
+ * whether that previous read came from another group (a session reading what another wrote:
+ * a shared prefix, a public image) and by whether it missed and its write-back found no room. Each figure is a share of the recompute cost of all those
  * reads, so the lost shares add up to 100 minus the benchmark's primary saving figure.
  *
  * <p>{@code ./mooncake bench anatomy [--policy P] [--mode session|full_history] [--capacity F]
@@ -44,8 +44,11 @@ public final class LossAnatomy {
         }
     }
 
-    /** One class of reads. */
-    record Cell(ObjectDataType type, Nth nth, Gap gap, boolean otherGroup) {
+    /**
+     * One class of reads; {@code afterDrop}: the key's previous read missed and its write-back
+     * found no room (a large object needs contiguous free space that a round need not make).
+     */
+    record Cell(ObjectDataType type, Nth nth, Gap gap, boolean otherGroup, boolean afterDrop) {
     }
 
     /** Reads of a class, those that hit, and their recompute cost. */
@@ -76,7 +79,7 @@ public final class LossAnatomy {
         }
     }
 
-    private record Previous(long timeMs, String group, int reads) {
+    private record Previous(long timeMs, String group, int reads, boolean dropped) {
     }
 
     private final Map<Cell, Tally> cells = new HashMap<>();
@@ -88,14 +91,22 @@ public final class LossAnatomy {
      */
     Simulation.AccessObserver newRun() {
         Map<String, Previous> previous = new HashMap<>();
-        return (a, hit, timeMs) -> {
-            Previous p = previous.get(a.key());
-            previous.put(a.key(), new Previous(timeMs, a.group(), p == null ? 1 : p.reads() + 1));
-            if (p != null) {
-                Nth nth = p.reads() == 1 ? Nth.SECOND : p.reads() == 2 ? Nth.THIRD : Nth.LATER;
-                Cell c = new Cell(a.type(), nth, Gap.of(timeMs - p.timeMs()), !a.group().equals(p.group()));
-                cells.computeIfAbsent(c, k -> new Tally()).add(hit, a.costMs());
-                all.add(hit, a.costMs());
+        return new Simulation.AccessObserver() {
+            @Override
+            public void accessed(Access a, boolean hit, long timeMs) {
+                Previous p = previous.get(a.key());
+                previous.put(a.key(), new Previous(timeMs, a.group(), p == null ? 1 : p.reads() + 1, false));
+                if (p != null) {
+                    Nth nth = p.reads() == 1 ? Nth.SECOND : p.reads() == 2 ? Nth.THIRD : Nth.LATER;
+                    Cell c = new Cell(a.type(), nth, Gap.of(timeMs - p.timeMs()), !a.group().equals(p.group()), p.dropped());
+                    cells.computeIfAbsent(c, k -> new Tally()).add(hit, a.costMs());
+                    all.add(hit, a.costMs());
+                }
+            }
+
+            @Override
+            public void writeBackDropped(Access a, long timeMs) {
+                previous.computeIfPresent(a.key(), (k, p) -> new Previous(p.timeMs(), p.group(), p.reads(), true));
             }
         };
     }
@@ -121,6 +132,8 @@ public final class LossAnatomy {
         table(out, "read", by(c -> c.nth().ordinal() + " " + c.nth().label));
         table(out, "since the previous read", by(c -> c.gap().ordinal() + " " + c.gap().label));
         table(out, "previous read", by(c -> c.otherGroup() ? "by another group" : "by the same group"));
+        table(out, "previous read's write-back", by(c -> c.afterDrop() ? "found no room" : "stored, or a hit"));
+        table(out, "data type, previous write-back", by(c -> c.type().name() + ", " + (c.afterDrop() ? "found no room" : "stored, or a hit")));
         table(out, "data type, read", by(c -> c.type().name() + ", " + c.nth().ordinal() + " " + c.nth().label));
         table(out, "data type, since the previous read",
                 by(c -> c.type().name() + ", " + c.gap().ordinal() + " " + c.gap().label));

@@ -75,6 +75,10 @@ public final class Simulation {
     @FunctionalInterface
     public interface AccessObserver {
         void accessed(Access access, boolean hit, long timeMs);
+
+        /** The write-back after {@code access} missed found no room, even after a round. */
+        default void writeBackDropped(Access access, long timeMs) {
+        }
     }
 
     public static RunResult run(Workload workload, EvictionPolicy policy, Settings s) {
@@ -205,6 +209,7 @@ public final class Simulation {
                     evict(master, r);
                     if (!store.write(a)) {
                         r.droppedWrites++;
+                        observer.writeBackDropped(a, req.timeMs());
                     }
                 }
             }

@@ -40,6 +40,25 @@ class LossAnatomyTest {
     }
 
     @Test
+    void aReadAfterAWriteBackThatFoundNoRoomIsToldApart() {
+        Access huge = new Access("huge", ObjectDataType.HIDDEN_STATE, 2 << 20, 500, 500, "s1", -1, false);
+        Workload w = Workload.of("no room", List.of(
+                new Request(0, List.of(huge, read("small", "s1"))),
+                new Request(500, List.of(huge, read("small", "s1"))),
+                new Request(1_000, List.of(huge))));
+        LossAnatomy anatomy = new LossAnatomy();
+        RunResult r = Simulation.run(w, BenchPolicies.make(BenchPolicies.DEFAULT), Simulation.Settings.of(1 << 20),
+                anatomy.newRun());
+
+        assertEquals(3, r.droppedWrites, "a 2 MiB object never fits a 1 MiB store");
+        Map<Boolean, LossAnatomy.Tally> byDrop = anatomy.by(LossAnatomy.Cell::afterDrop);
+        assertEquals(2, byDrop.get(true).reads);
+        assertEquals(0, byDrop.get(true).hits);
+        assertEquals(1, byDrop.get(false).reads);
+        assertEquals(1, byDrop.get(false).hits);
+    }
+
+    @Test
     void whatItCountsLostIsWhatTheBenchmarkCountsLostBeyondCompulsoryMisses() {
         Workload w = SessionWorkload.generate(60, 0.002, SessionWorkload.Mode.SESSION, 3);
         long capacity = (long) (w.uniqueBytes() * 0.05) / 4096 * 4096;
