@@ -4,6 +4,7 @@ import java.lang.System.Logger.Level;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
@@ -32,6 +33,7 @@ final class Evictor {
     private long touched;
     private volatile long lastRoundNanos;
     private volatile long totalRoundNanos;
+    private volatile long roomsMade;
 
     Evictor(StoreMaster master) {
         this.master = master;
@@ -39,6 +41,11 @@ final class Evictor {
 
     long rounds() {
         return rounds;
+    }
+
+    /** Rounds that evicted a contiguous range for a put that found no room. */
+    long roomsMade() {
+        return roomsMade;
     }
 
     long lastRoundNanos() {
@@ -79,6 +86,10 @@ final class Evictor {
         if (freed < lowerBytes && cfg.allowEvictSoftPinned()) {
             freed += pass(offer.policy(), 2, now, capacity, used - freed, targetBytes - freed, target);
         }
+        long room = master.takeRoomWanted();
+        if (room > 0) {
+            freed += makeRoom(offer.policy(), room, now, capacity, used - freed);
+        }
         long took = System.nanoTime() - start;
         lastRoundNanos = took;
         totalRoundNanos += took;
@@ -90,6 +101,39 @@ final class Evictor {
             double targetFraction) {
         EvictionRequest request = new EvictionRequest(now, pass, capacity, used, targetBytes, targetFraction,
                 master.index.groups());
+        return take(policy.name(), pass, request, () -> policy.plan(request));
+    }
+
+    /**
+     * A put found no room for a block of {@code room} bytes: if no segment has that much free in
+     * one piece after the round's passes, evicts the contiguous range {@link RoomMaker} picks.
+     * Its victims are told to the policy's observers as any others.
+     */
+    private long makeRoom(EvictionPolicy policy, long room, long now, long capacity, long used) {
+        for (Segment s : master.segmentRegistry().all()) {
+            for (long[] free : s.freeExtents()) {
+                if (free[1] >= room) {
+                    return 0;
+                }
+            }
+        }
+        EvictionRequest request = new EvictionRequest(now, 1, capacity, used, room, (double) room / capacity,
+                master.index.groups());
+        List<IndexEntry> range = RoomMaker.cheapestRange(master.segmentRegistry().all(), request, room);
+        if (range.isEmpty()) {
+            return 0;
+        }
+        long freed = take(policy.name() + " (room for " + room + " bytes)", 1, request,
+                () -> List.<CandidateView>copyOf(range).iterator());
+        roomsMade++;
+        return freed;
+    }
+
+    /** Claims the plan's victims until the request's target is freed, then frees, tells and purges them. */
+    private long take(String planner, int pass, EvictionRequest request,
+            java.util.function.Supplier<Iterator<CandidateView>> planned) {
+        long now = request.nowMs();
+        long targetBytes = request.targetBytes();
         FreeBatch blocks = new FreeBatch();
         EvictionTally tally = new EvictionTally();
         Unlinker unlinker = new Unlinker(master.index::purge);
@@ -97,7 +141,7 @@ final class Evictor {
         int told = 0;
         long freed = 0;
         try {
-            Iterator<CandidateView> plan = policy.plan(request);
+            Iterator<CandidateView> plan = planned.get();
             CandidateView[] ahead = new CandidateView[LOOK_AHEAD];
             while (freed < targetBytes) {
                 int n = 0;
@@ -125,7 +169,7 @@ final class Evictor {
             }
         } catch (RuntimeException e) {
             // A failing policy costs this round, never the store.
-            LOG.log(Level.ERROR, "eviction policy " + policy.name() + " failed in pass " + pass, e);
+            LOG.log(Level.ERROR, "eviction policy " + planner + " failed in pass " + pass, e);
         } finally {
             blocks.free();
             try {

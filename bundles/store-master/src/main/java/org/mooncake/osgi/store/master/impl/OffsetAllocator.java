@@ -162,6 +162,17 @@ final class OffsetAllocator {
         return freeBySize.isEmpty() ? 0 : freeBySize.last().length;
     }
 
+    /** The free extents by offset, as {offset, length} pairs: a snapshot. */
+    synchronized long[][] freeExtents() {
+        takeReturned(Integer.MAX_VALUE);
+        long[][] out = new long[freeByOffset.size()][];
+        int i = 0;
+        for (Map.Entry<Long, Long> e : freeByOffset.entrySet()) {
+            out[i++] = new long[] {e.getKey(), e.getValue()};
+        }
+        return out;
+    }
+
     private void addFree(long offset, long length) {
         freeByOffset.put(offset, length);
         freeBySize.add(new Extent(length, offset));

@@ -61,6 +61,8 @@ public final class StoreMaster implements MasterService {
     private final DeferredFrees deferred = new DeferredFrees();
     private final GroupIds groupIds = new GroupIds();
     private final AtomicBoolean spaceShortage = new AtomicBoolean();
+    /** The largest block a put found no room for since the last round (see {@link RoomMaker}). */
+    private final java.util.concurrent.atomic.AtomicLong roomWanted = new java.util.concurrent.atomic.AtomicLong();
     private final LongAdder failedPutsNoSpace = new LongAdder();
     private final PolicySelector policies;
     private final Evictor evictor;
@@ -109,6 +111,11 @@ public final class StoreMaster implements MasterService {
 
     boolean takeSpaceShortage() {
         return spaceShortage.getAndSet(false);
+    }
+
+    /** The largest block a put found no room for since the last call; 0 when none. */
+    long takeRoomWanted() {
+        return roomWanted.getAndSet(0);
     }
 
     /**
@@ -262,6 +269,9 @@ public final class StoreMaster implements MasterService {
                     shard.objects.remove(m);
                 }
                 failedPutsNoSpace.increment();
+                if (config.replicaCount() == 1) {
+                    roomWanted.accumulateAndGet(OffsetAllocator.blockSize(sizeBytes), Math::max);
+                }
                 spaceShortage.set(true);
                 throw new StoreException(ErrorCode.NO_AVAILABLE_HANDLE,
                         "no segment has " + sizeBytes + " contiguous free bytes");
