@@ -111,10 +111,8 @@ final class Evictor {
      */
     private long makeRoom(EvictionPolicy policy, long room, long now, long capacity, long used) {
         for (Segment s : master.segmentRegistry().all()) {
-            for (long[] free : s.freeExtents()) {
-                if (free[1] >= room) {
-                    return 0;
-                }
+            if (s.largestFreeExtent() >= room) {
+                return 0;
             }
         }
         EvictionRequest request = new EvictionRequest(now, 1, capacity, used, room, (double) room / capacity,

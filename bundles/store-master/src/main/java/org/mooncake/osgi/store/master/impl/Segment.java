@@ -46,6 +46,11 @@ final class Segment {
         return retired ? 0 : allocator.freeAll(offsets, sizes, n);
     }
 
+    /** The longest free extent; 0 once the segment is gone. */
+    long largestFreeExtent() {
+        return retired ? 0 : allocator.largestFreeExtent();
+    }
+
     /** The free extents by offset, {offset, length} each; none once the segment is gone. */
     long[][] freeExtents() {
         return retired ? new long[0][] : allocator.freeExtents();

@@ -62,7 +62,7 @@ public final class StoreMaster implements MasterService {
     private final GroupIds groupIds = new GroupIds();
     private final AtomicBoolean spaceShortage = new AtomicBoolean();
     /** The largest block a put found no room for since the last round (see {@link RoomMaker}). */
-    private final java.util.concurrent.atomic.AtomicLong roomWanted = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong roomWanted = new AtomicLong();
     private final LongAdder failedPutsNoSpace = new LongAdder();
     private final PolicySelector policies;
     private final Evictor evictor;

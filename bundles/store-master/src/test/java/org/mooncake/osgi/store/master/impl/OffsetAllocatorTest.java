@@ -40,6 +40,21 @@ class OffsetAllocatorTest {
     }
 
     @Test
+    void freeExtentsAreListedByOffsetWithBatchFreesJoinedIn() {
+        OffsetAllocator a = new OffsetAllocator(1024);
+        for (int i = 0; i < 16; i++) {
+            a.allocate(64); // blocks at 0, 64, ..., 960: full
+        }
+        a.free(128, 64);
+        a.freeAll(new long[] {576, 512, 640}, new long[] {64, 64, 64}, 3); // returned, not yet in the trees
+        long[][] free = a.freeExtents();
+        assertEquals(2, free.length);
+        assertEquals(List.of(128L, 64L), List.of(free[0][0], free[0][1]));
+        assertEquals(List.of(512L, 192L), List.of(free[1][0], free[1][1]));
+        assertEquals(192, a.largestFreeExtent());
+    }
+
+    @Test
     void freeingWhatIsNotAllocatedIsAnError() {
         OffsetAllocator a = new OffsetAllocator(1024);
         assertThrows(IllegalStateException.class, () -> a.free(64, 64));
