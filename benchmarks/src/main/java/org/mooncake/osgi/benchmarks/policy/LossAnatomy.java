@@ -172,7 +172,7 @@ public final class LossAnatomy {
         List<String> runs = new ArrayList<>();
         for (int seed = 1; seed <= seeds; seed++) {
             Workload w = SessionWorkload.generate(sessions, 0.006, mode, seed);
-            long bytes = Math.max(1 << 20, (long) (w.uniqueBytes() * capacity) / 4096 * 4096);
+            long bytes = w.capacityBytes(capacity);
             System.err.printf(Locale.ROOT, "[bench anatomy] %s, %s, seed %d, capacity %.0f%% (%,d B)%n", policy, w.name(), seed,
                     100 * capacity, bytes);
             Simulation.run(w, BenchPolicies.make(policy), Simulation.Settings.of(bytes), anatomy.newRun());

@@ -193,7 +193,7 @@ public final class PolicyBenchmark {
 
     /** Queues the bounds and every policy's run for one workload at one capacity. */
     private void submit(Workload w, String group, long seed, double fraction) {
-        long capacity = Math.max(1 << 20, (long) (w.uniqueBytes() * fraction) / 4096 * 4096);
+        long capacity = w.capacityBytes(fraction);
         total.addAndGet(BenchPolicies.ALL.size());
         // Submitted before the runs that wait for it: with a FIFO queue it is always started first.
         Future<double[]> bound = pool.submit(() -> {

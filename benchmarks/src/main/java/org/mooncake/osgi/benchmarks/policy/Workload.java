@@ -34,6 +34,14 @@ public record Workload(String name, List<Request> requests) {
         return requests.stream().mapToLong(r -> r.accesses().size()).sum();
     }
 
+    /**
+     * The segment size for a capacity given as a fraction of {@link #uniqueBytes}: whole pages,
+     * at least 1 MiB. The policy benchmark and the loss anatomy size their stores alike with it.
+     */
+    public long capacityBytes(double fraction) {
+        return Math.max(1 << 20, (long) (uniqueBytes() * fraction) / 4096 * 4096);
+    }
+
     /** Bytes of all distinct objects: the yardstick capacities are given in. */
     public long uniqueBytes() {
         Map<String, Long> sizes = new HashMap<>();
