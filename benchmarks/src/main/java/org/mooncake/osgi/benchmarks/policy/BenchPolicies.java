@@ -21,6 +21,12 @@ public final class BenchPolicies {
     public static final String HIERARCHICAL = "hierarchical";
     public static final String COST_AWARE = "cost-aware";
     public static final List<String> ALL = List.of(DEFAULT, BALANCED, HIERARCHICAL, COST_AWARE);
+    /**
+     * References that know the future ({@link FutureOracle}): run on seed600 beside the policies
+     * to show what knowing reuse is worth in this store; never a policy, never a goal.
+     */
+    public static final List<String> ORACLES = List.of(FutureOracle.Knowledge.HIDDEN_REUSE.policyName,
+            FutureOracle.Knowledge.EVERYTHING.policyName);
 
     private BenchPolicies() {
     }
@@ -44,6 +50,16 @@ public final class BenchPolicies {
             case COST_AWARE -> new CostAwarePolicy();
             default -> throw new IllegalArgumentException("unknown policy " + name + "; one of " + ALL);
         };
+    }
+
+    /** A fresh oracle for {@code workload}; it must also be the run's {@link Simulation.AccessObserver}. */
+    static FutureOracle oracle(String name, Workload workload) {
+        for (FutureOracle.Knowledge k : FutureOracle.Knowledge.values()) {
+            if (k.policyName.equals(name)) {
+                return new FutureOracle(workload, k);
+            }
+        }
+        throw new IllegalArgumentException("unknown oracle " + name + "; one of " + ORACLES);
     }
 
     /**

@@ -23,13 +23,14 @@ import com.google.ortools.Loader;
  * {@code mooncake bench policies}: every policy bundle, driven through the real master on a
  * virtual clock, on seed600 (both access modes, a capacity sweep, several seeds), on a replay of
  * a Mooncake trace (KV only, and with synthesised hidden states) and on adversarial workloads;
- * each run beside the offline bounds (FOO-L, PFOO-L) for the same trace and capacity. Prints
+ * each run beside the offline bounds (FOO-L, PFOO-L) for the same trace and capacity, and on
+ * seed600 beside two oracles that run in the same store knowing the future. Prints
  * progress and a table; writes JSON, a Markdown report and charts.
  */
 public final class PolicyBenchmark {
     /** The command line, with defaults that reproduce the documented run. */
     record Options(Path out, int sessions, double scale, int seeds, double[] capacities, long leaseMs, Path trace,
-            int threads, java.util.Set<String> workloads) {
+            int threads, java.util.Set<String> workloads, boolean oracles) {
         static final List<String> FAMILIES = List.of("seed600", "trace", "adversarial");
 
         boolean runs(String family) {
@@ -46,6 +47,7 @@ public final class PolicyBenchmark {
             Path trace = Path.of("../shared/traces/mooncake-conversation-trace.jsonl");
             int threads = Runtime.getRuntime().availableProcessors();
             java.util.Set<String> workloads = new java.util.LinkedHashSet<>(FAMILIES);
+            boolean oracles = true;
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 String v = i + 1 < args.length ? args[i + 1] : null;
@@ -64,6 +66,10 @@ public final class PolicyBenchmark {
                             throw new IllegalArgumentException("--workloads takes a list of " + FAMILIES + ", was " + v);
                         }
                     }
+                    case "--no-oracles" -> {
+                        oracles = false;
+                        i--;
+                    }
                     case "--quick" -> {
                         sessions = 200;
                         seeds = 2;
@@ -78,7 +84,7 @@ public final class PolicyBenchmark {
                 throw new IllegalArgumentException("trace " + trace + " is not a readable file; pass --trace FILE.jsonl"
                         + " or leave trace out of --workloads");
             }
-            return new Options(out, sessions, scale, seeds, caps, lease, trace, Math.max(1, threads), workloads);
+            return new Options(out, sessions, scale, seeds, caps, lease, trace, Math.max(1, threads), workloads, oracles);
         }
 
         private static String need(String option, String value) {
@@ -92,6 +98,7 @@ public final class PolicyBenchmark {
     static final String USAGE = """
             usage: mooncake bench policies [--out DIR] [--sessions N] [--scale S] [--seeds K]
                    [--capacities f1,f2,...] [--lease-ms MS] [--trace FILE.jsonl] [--threads T] [--quick]
+                   [--no-oracles]   (skips the references that know the future, run on seed600 by default)
                    [--workloads seed600,trace,adversarial]   (any JSONL trace in the Mooncake format replays with
                                                               --workloads trace --trace FILE)""";
 
@@ -147,7 +154,7 @@ public final class PolicyBenchmark {
                     described.add(w);
                 }
                 for (double c : opt.capacities()) {
-                    submit(w, "seed" + opt.sessions() + "-" + mode.label(), s, c);
+                    submit(w, "seed" + opt.sessions() + "-" + mode.label(), s, c, opt.oracles());
                 }
             }
         }
@@ -156,7 +163,7 @@ public final class PolicyBenchmark {
                 Workload w = TraceWorkload.read(opt.trace(), opt.scale(), hidden, 1);
                 described.add(w);
                 for (double c : new double[] {0.02, 0.06}) {
-                    submit(w, "trace-" + w.name(), 1, c);
+                    submit(w, "trace-" + w.name(), 1, c, false);
                 }
             }
         }
@@ -166,7 +173,7 @@ public final class PolicyBenchmark {
                 if (s == 1) {
                     described.add(c.workload());
                 }
-                submit(c.workload(), "adversarial-" + name, s, c.capacityFraction());
+                submit(c.workload(), "adversarial-" + name, s, c.capacityFraction(), false);
             }
         }
         List<Cell> cells = new ArrayList<>();
@@ -191,20 +198,30 @@ public final class PolicyBenchmark {
         System.out.println("wrote " + opt.out().resolve("policies.json") + ", policies.md and policies-*.png");
     }
 
-    /** Queues the bounds and every policy's run for one workload at one capacity. */
-    private void submit(Workload w, String group, long seed, double fraction) {
+    /** Queues the bounds and every policy's run (and the oracles' if asked) for one workload at one capacity. */
+    private void submit(Workload w, String group, long seed, double fraction, boolean oracles) {
         long capacity = w.capacityBytes(fraction);
-        total.addAndGet(BenchPolicies.ALL.size());
+        List<String> runs = new ArrayList<>(BenchPolicies.ALL);
+        if (oracles) {
+            runs.addAll(BenchPolicies.ORACLES);
+        }
+        total.addAndGet(runs.size());
         // Submitted before the runs that wait for it: with a FIFO queue it is always started first.
         Future<double[]> bound = pool.submit(() -> {
             OfflineBound b = new OfflineBound(w);
             return new double[] {b.fooL(capacity), b.pfooL(capacity)};
         });
-        for (String policy : BenchPolicies.ALL) {
+        Simulation.Settings settings = new Simulation.Settings(capacity, opt.leaseMs(), 0.95, 0.05, false);
+        for (String policy : runs) {
             pending.add(pool.submit(() -> {
                 long t = System.nanoTime();
-                RunResult r = Simulation.run(w, BenchPolicies.make(policy),
-                        new Simulation.Settings(capacity, opt.leaseMs(), 0.95, 0.05, false));
+                RunResult r;
+                if (BenchPolicies.ORACLES.contains(policy)) {
+                    FutureOracle oracle = BenchPolicies.oracle(policy, w);
+                    r = Simulation.run(w, oracle, settings, oracle);
+                } else {
+                    r = Simulation.run(w, BenchPolicies.make(policy), settings);
+                }
                 double[] b = bound.get();
                 double possible = r.cost - r.compulsoryCost;
                 Cell cell = new Cell(w.name(), group, seed, fraction, capacity, policy, r, b[0], b[1], possible,

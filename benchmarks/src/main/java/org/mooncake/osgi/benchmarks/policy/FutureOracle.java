@@ -1,0 +1,171 @@
+package org.mooncake.osgi.benchmarks.policy;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+import org.mooncake.osgi.policy.costaware.CostAwarePolicy;
+import org.mooncake.osgi.store.api.ObjectDataType;
+import org.mooncake.osgi.store.spi.eviction.AccessObserver;
+import org.mooncake.osgi.store.spi.eviction.CandidateGroup;
+import org.mooncake.osgi.store.spi.eviction.CandidateView;
+import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
+import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
+
+/**
+ * Reference policies that know the workload's future, which no real policy can: the benchmark
+ * runs them beside the real ones to show what knowledge of reuse is worth inside this store
+ * (its watermark, its 5% rounds, its contiguous allocation, its write-backs), where the fluid
+ * FOO-L bound sees none of these. Never shipped, never a goal's yardstick for a policy.
+ *
+ * <ul>
+ * <li>{@link Knowledge#HIDDEN_REUSE}: cost-aware, told exactly which hidden states will be read
+ * again: those that will not go first, those that will go last (farthest next read first).
+ * The reference's "hidden-state oracle".
+ * <li>{@link Knowledge#EVERYTHING}: every object's next read and true cost: objects never read
+ * again go first (largest first), then the least {@code cost / (size x accesses until the next
+ * read)}, Belady's rule weighed by cost and size as PFOO ranks its intervals.
+ * </ul>
+ *
+ * Its clock is the workload's access count: {@link #accessed} is told each access before the
+ * write-back that may call a round, so "next read" means strictly after the access served.
+ */
+final class FutureOracle implements EvictionPolicy, AccessObserver, Simulation.AccessObserver {
+    enum Knowledge {
+        HIDDEN_REUSE("oracle-hidden"), EVERYTHING("oracle-future");
+
+        final String policyName;
+
+        Knowledge(String policyName) {
+            this.policyName = policyName;
+        }
+    }
+
+    private static final int[] NEVER = new int[0];
+
+    private final Knowledge knowledge;
+    /** Each key's accesses, as positions in the workload's access order, ascending. */
+    private final Map<String, int[]> uses;
+    private final Map<String, Double> costs;
+    private final CostAwarePolicy costAware = new CostAwarePolicy();
+    /** The access being served; -1 before the first. */
+    private int position = -1;
+
+    FutureOracle(Workload workload, Knowledge knowledge) {
+        this.knowledge = knowledge;
+        Map<String, List<Integer>> at = new HashMap<>();
+        this.costs = new HashMap<>();
+        int p = 0;
+        for (Request r : workload.requests()) {
+            for (Access a : r.accesses()) {
+                at.computeIfAbsent(a.key(), k -> new ArrayList<>()).add(p++);
+                costs.putIfAbsent(a.key(), a.costMs());
+            }
+        }
+        this.uses = new HashMap<>(at.size() * 2);
+        at.forEach((k, list) -> uses.put(k, list.stream().mapToInt(Integer::intValue).toArray()));
+    }
+
+    @Override
+    public String name() {
+        return knowledge.policyName;
+    }
+
+    /** Accesses from now until the key's next read, or {@link Integer#MAX_VALUE} when there is none. */
+    int untilNextRead(String key) {
+        int[] at = uses.getOrDefault(key, NEVER);
+        int i = Arrays.binarySearch(at, position + 1);
+        int next = i >= 0 ? i : -i - 1;
+        return next < at.length ? at[next] - position : Integer.MAX_VALUE;
+    }
+
+    @Override
+    public Iterator<CandidateView> plan(EvictionRequest request) {
+        return knowledge == Knowledge.EVERYTHING ? belady(request) : hiddenReuse(request);
+    }
+
+    private Iterator<CandidateView> belady(EvictionRequest request) {
+        List<Ranked> ranked = new ArrayList<>();
+        for (CandidateView c : eligible(request, null)) {
+            int d = untilNextRead(c.key().key());
+            // never read again: worth nothing, and the largest frees the most
+            ranked.add(new Ranked(c, d == Integer.MAX_VALUE ? -c.sizeBytes()
+                    : costs.getOrDefault(c.key().key(), 0.0) / ((double) c.sizeBytes() * d)));
+        }
+        ranked.sort(Comparator.comparingDouble(Ranked::worth));
+        return ranked.stream().map(Ranked::candidate).iterator();
+    }
+
+    private record Ranked(CandidateView candidate, double worth) {
+    }
+
+    private Iterator<CandidateView> hiddenReuse(EvictionRequest request) {
+        List<CandidateView> hidden = eligible(request, ObjectDataType.HIDDEN_STATE);
+        List<CandidateView> useless = new ArrayList<>();
+        List<CandidateView> needed = new ArrayList<>();
+        for (CandidateView c : hidden) {
+            (untilNextRead(c.key().key()) == Integer.MAX_VALUE ? useless : needed).add(c);
+        }
+        needed.sort(Comparator.comparingInt((CandidateView c) -> untilNextRead(c.key().key())).reversed());
+        Iterator<CandidateView> ranked = costAware.plan(request);
+        List<CandidateView> order = new ArrayList<>(useless);
+        while (ranked.hasNext()) {
+            CandidateView c = ranked.next();
+            if (c.dataType() != ObjectDataType.HIDDEN_STATE) {
+                order.add(c);
+            }
+        }
+        order.addAll(needed);
+        return order.iterator();
+    }
+
+    /** Every candidate this pass may take, of {@code type} or of every type when null. */
+    private static List<CandidateView> eligible(EvictionRequest request, ObjectDataType type) {
+        List<CandidateView> out = new ArrayList<>();
+        for (CandidateGroup g : request.groups()) {
+            if (type != null && g.dataType() != type) {
+                continue;
+            }
+            for (Iterator<CandidateView> it = g.inLeaseOrder(); it.hasNext();) {
+                CandidateView c = it.next();
+                if (request.eligible(c)) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
+    }
+
+    // ---- the workload's clock
+
+    @Override
+    public void accessed(Access access, boolean hit, long timeMs) {
+        position++;
+    }
+
+    // ---- cost-aware learns as it would alone
+
+    @Override
+    public void hit(CandidateView object, long previousAccessMs, long nowMs) {
+        costAware.hit(object, previousAccessMs, nowMs);
+    }
+
+    @Override
+    public void written(CandidateView object, long nowMs) {
+        costAware.written(object, nowMs);
+    }
+
+    @Override
+    public void evicted(CandidateView object, long nowMs) {
+        costAware.evicted(object, nowMs);
+    }
+
+    @Override
+    public void evicted(CandidateView[] victims, int count, long nowMs) {
+        costAware.evicted(victims, count, nowMs);
+    }
+}
