@@ -195,6 +195,31 @@ class LockFreeEvictionTest {
      */
     @RepeatedTest(10)
     void readersWritersAndRoundsNeverLoseALeaseOrABlock() throws Exception {
+        race(f, new Sizes(3 * BLOCK, 0));
+    }
+
+    /**
+     * The same race where one put in four is of a large object that often finds no contiguous
+     * room, so rounds also make room for it ({@link RoomMaker}) while readers lease and writers
+     * write around the range it chose. Leases are short, so that ranges come free.
+     */
+    @RepeatedTest(10)
+    void roundsThatMakeRoomForLargePutsNeverLoseALeaseOrABlock() throws Exception {
+        MasterFixture g = new MasterFixture(MasterSettings.DEFAULTS.withLeaseTtl(50));
+        g.mount("owner", "s1", 256 * BLOCK);
+        race(g, new Sizes(BLOCK, 32 * BLOCK));
+        assertTrue(g.master.evictor().roomsMade() > 0, "no round made room: the race did not reach that path");
+    }
+
+    /** Puts of 1 to {@code small} bytes, and when {@code large} is not 0 one in four of {@code large}. */
+    private record Sizes(int small, int large) {
+        int next(SplittableRandom rnd) {
+            return large > 0 && rnd.nextInt(4) == 0 ? large : 1 + rnd.nextInt(small);
+        }
+    }
+
+    private static void race(MasterFixture g, Sizes sizes) throws Exception {
+        StoreMaster master = g.master;
         int workers = 3;
         int keys = 300;
         AtomicBoolean stop = new AtomicBoolean();
@@ -204,14 +229,14 @@ class LockFreeEvictionTest {
             for (int w = 0; w < workers; w++) {
                 String client = "w" + w;
                 SplittableRandom rnd = new SplittableRandom(w * 31L + System.nanoTime());
-                results.add(pool.submit(() -> work(client, rnd, keys, stop, operations)));
+                results.add(pool.submit(() -> work(g, client, rnd, keys, sizes, stop, operations)));
             }
             SplittableRandom rnd = new SplittableRandom();
             try {
                 // rounds until the workers have done enough, or one of them failed
                 while (operations.get() < 200_000 && results.stream().noneMatch(Future::isDone)) {
-                    f.clock.advance(rnd.nextInt(20));
-                    m.runEvictionRound();
+                    g.clock.advance(rnd.nextInt(20));
+                    master.runEvictionRound();
                 }
             } finally {
                 stop.set(true);
@@ -220,36 +245,37 @@ class LockFreeEvictionTest {
                 r.get(); // rethrows what a worker hit
             }
         }
-        assertTrue(m.stats().evictionRounds() > 0, "the store filled up and rounds ran");
-        f.clock.advance(3_600_000); // every lease, deferred free and abandoned put is due
-        m.heartbeat("owner");
-        m.runHousekeeping();
+        assertTrue(master.stats().evictionRounds() > 0, "the store filled up and rounds ran");
+        g.clock.advance(3_600_000); // every lease, deferred free and abandoned put is due
+        master.heartbeat("owner");
+        master.runHousekeeping();
         long live = 0;
         long bytes = 0;
         for (int i = 0; i < keys; i++) {
-            Optional<ObjectInfo> info = m.queryKey(k("k" + i));
+            Optional<ObjectInfo> info = master.queryKey(k("k" + i));
             if (info.isPresent() && info.get().state().equals("COMPLETE")) {
                 live++;
                 bytes += OffsetAllocator.blockSize(info.get().sizeBytes()) * info.get().replicas().size();
             }
         }
-        assertEquals(0, m.stats().processingPuts());
-        assertEquals(live, m.stats().objects());
-        assertIndexHoldsOnlyLiveEntries(m);
-        assertEquals(bytes, m.stats().usedBytes(), "every block is either an object's or free, once");
+        assertEquals(0, master.stats().processingPuts());
+        assertEquals(live, master.stats().objects());
+        assertIndexHoldsOnlyLiveEntries(master);
+        assertEquals(bytes, master.stats().usedBytes(), "every block is either an object's or free, once");
     }
 
-    private void work(String client, SplittableRandom rnd, int keys, AtomicBoolean stop, AtomicLong ops) {
+    private static void work(MasterFixture g, String client, SplittableRandom rnd, int keys, Sizes sizes,
+            AtomicBoolean stop, AtomicLong ops) {
         while (!stop.get()) {
             int i = rnd.nextInt(keys);
             boolean stable = i % 2 == 0;
             ObjectKey key = k("k" + i);
             try {
                 switch (rnd.nextInt(6)) {
-                    case 0, 1 -> put(client, key, !stable && rnd.nextBoolean(), rnd);
-                    case 2, 3 -> read(key, stable);
-                    case 4 -> m.exists(key);
-                    default -> m.remove(key, !stable && rnd.nextBoolean());
+                    case 0, 1 -> put(g.master, client, key, !stable && rnd.nextBoolean(), sizes.next(rnd));
+                    case 2, 3 -> read(g, key, stable);
+                    case 4 -> g.master.exists(key);
+                    default -> g.master.remove(key, !stable && rnd.nextBoolean());
                 }
             } catch (StoreException e) {
                 if (!EXPECTED.contains(e.errorCode())) {
@@ -260,13 +286,13 @@ class LockFreeEvictionTest {
         }
     }
 
-    private void put(String client, ObjectKey key, boolean upsert, SplittableRandom rnd) {
-        PutTicket t = m.putStart(client, key, 1 + rnd.nextInt(3 * BLOCK), ReplicateConfig.DEFAULT, upsert);
+    private static void put(StoreMaster master, String client, ObjectKey key, boolean upsert, int size) {
+        PutTicket t = master.putStart(client, key, size, ReplicateConfig.DEFAULT, upsert);
         try {
-            m.putEnd(client, key, t.putId(), 1);
+            master.putEnd(client, key, t.putId(), 1);
         } catch (StoreException e) {
             try {
-                m.putRevoke(client, key, t.putId()); // force-removed, or taken over as a zombie
+                master.putRevoke(client, key, t.putId()); // force-removed, or taken over as a zombie
             } catch (StoreException gone) {
                 // taken over: its blocks wait for the release timeout
             }
@@ -274,10 +300,10 @@ class LockFreeEvictionTest {
         }
     }
 
-    private void read(ObjectKey key, boolean stable) {
-        ReadLease lease = m.getReplicaList(key);
-        Optional<ObjectInfo> after = m.queryKey(key);
-        if (stable && f.clock.millis() < lease.leaseExpiresAtMs()) {
+    private static void read(MasterFixture g, ObjectKey key, boolean stable) {
+        ReadLease lease = g.master.getReplicaList(key);
+        Optional<ObjectInfo> after = g.master.queryKey(key);
+        if (stable && g.clock.millis() < lease.leaseExpiresAtMs()) {
             assertTrue(after.isPresent() && after.get().state().equals("COMPLETE"),
                     key + " went while a read held its lease");
             assertEquals(lease.replicas(), after.get().replicas());
