@@ -13,19 +13,26 @@ import org.mooncake.osgi.store.api.ObjectDataType;
  * @param group       the session or conversation it belongs to
  * @param prefixIndex position of a KV block in its request's prefix chain; -1 for other objects
  * @param first       the first access of the key in the workload: a compulsory miss
+ * @param groupOnly    the writer's hint that only its group reads the object (a user's upload)
  */
 public record Access(String key, ObjectDataType type, long sizeBytes, double costMs, double hintMs, String group,
-        int prefixIndex, boolean first) {
+        int prefixIndex, boolean first, boolean groupOnly) {
+
+    /** Without the group-only hint. */
+    public Access(String key, ObjectDataType type, long sizeBytes, double costMs, double hintMs, String group,
+            int prefixIndex, boolean first) {
+        this(key, type, sizeBytes, costMs, hintMs, group, prefixIndex, first, false);
+    }
 
     public boolean isKv() {
         return type == ObjectDataType.KVCACHE;
     }
 
     Access withFirst(boolean isFirst) {
-        return new Access(key, type, sizeBytes, costMs, hintMs, group, prefixIndex, isFirst);
+        return new Access(key, type, sizeBytes, costMs, hintMs, group, prefixIndex, isFirst, groupOnly);
     }
 
     Access withHint(double hint) {
-        return new Access(key, type, sizeBytes, costMs, hint, group, prefixIndex, first);
+        return new Access(key, type, sizeBytes, costMs, hint, group, prefixIndex, first, groupOnly);
     }
 }

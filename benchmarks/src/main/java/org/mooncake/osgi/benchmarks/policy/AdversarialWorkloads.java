@@ -70,8 +70,9 @@ public final class AdversarialWorkloads {
         long size = Math.max(64, (long) (4.2 * 1024 * 1024 * scale) / 64 * 64);
         for (int d = 0; d < 300; d++) {
             for (long t = rnd.nextInt(20_000); t < end; t += 20_000 + rnd.nextInt(40_001)) {
+                // read by its own group only, and said so: the group's long pauses must not read as its end
                 all.add(new Request(t, List.of(new Access("doc-" + d, ObjectDataType.HIDDEN_STATE, size, 175, 175, "doc-" + d,
-                        -1, false))));
+                        -1, false, true))));
             }
         }
         return Workload.of("long-gap", all);

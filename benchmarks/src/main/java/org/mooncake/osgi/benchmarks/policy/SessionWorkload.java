@@ -107,15 +107,16 @@ public final class SessionWorkload {
                 int cls = shared ? Math.floorMod(slot * 7 + 3, 4) : rnd.nextInt(4);
                 String key = shared ? "img-pub-" + slot : "img-" + s + "-" + i;
                 double cost = IMAGE_COST_MS[cls];
+                // a private upload is read by its session only, and its connector says so
                 hidden.add(new Access(key, ObjectDataType.HIDDEN_STATE, roundUp(IMAGE_MIB[cls] * MIB * scale, 64), cost, cost,
-                        group, -1, false));
+                        group, -1, false, !shared));
                 // Extra (drift) images add hidden bytes only, as if their tokens were pooled away.
                 mediaBlocks += i < images ? 36 : 0;
             }
             if (kind.frames() > 0) {
                 double cost = (IMAGE_COST_MS[2] + 20) * kind.frames();
                 hidden.add(new Access("vid-" + s, ObjectDataType.HIDDEN_STATE,
-                        roundUp(IMAGE_MIB[2] * MIB * scale * kind.frames(), 64), cost, cost, group, -1, false));
+                        roundUp(IMAGE_MIB[2] * MIB * scale * kind.frames(), 64), cost, cost, group, -1, false, true));
                 mediaBlocks += 16 * kind.frames();
             }
             int rounds = kind.multi() ? (kind.minRounds() > 0 ? kind.minRounds() + rnd.nextInt(kind.maxRounds() - kind.minRounds() + 1)

@@ -108,7 +108,8 @@ public final class Simulation {
     }
 
     private static ReplicateConfig configOf(Access a) {
-        return ReplicateConfig.builder().dataType(a.type()).recomputeCostMs(a.hintMs()).groupId(a.group()).build();
+        return ReplicateConfig.builder().dataType(a.type()).recomputeCostMs(a.hintMs()).groupId(a.group())
+                .groupOnly(a.groupOnly()).build();
     }
 
     private record MetadataStore(StoreMaster master, long capacity) implements Store {

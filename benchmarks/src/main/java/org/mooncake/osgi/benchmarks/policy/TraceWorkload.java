@@ -84,7 +84,7 @@ public final class TraceWorkload {
         int cls = (int) Math.floorMod(shared ? slot : h >>> 24, 4);
         double cost = SessionWorkload.IMAGE_COST_MS[cls];
         long size = SessionWorkload.roundUp(SessionWorkload.IMAGE_MIB[cls] * 1024 * 1024 * scale, 64);
-        return new Access(key, ObjectDataType.HIDDEN_STATE, size, cost, cost, conversation, -1, false);
+        return new Access(key, ObjectDataType.HIDDEN_STATE, size, cost, cost, conversation, -1, false, !shared);
     }
 
     private static long mix(long z) {

@@ -14,9 +14,13 @@ import java.util.List;
  * @param recomputeCostMs   hint for cost-aware policies: what a miss costs to recompute;
  *                          {@link Double#NaN} when unknown
  * @param groupId           group or session the object belongs to; {@code null} for none
+ * @param groupOnly         only requests of the object's group will read it (a user's upload, a
+ *                          session's own blocks): a hint that its reuse ends with the group's
+ *                          activity, which a policy may act on. Needs a group id. Since 1.1.
  */
 public record ReplicateConfig(int replicaCount, SoftPinAction softPin, long softPinTtlMs, boolean hardPin,
-        List<String> preferredSegments, ObjectDataType dataType, double recomputeCostMs, String groupId) {
+        List<String> preferredSegments, ObjectDataType dataType, double recomputeCostMs, String groupId,
+        boolean groupOnly) {
 
     public static final int MAX_REPLICAS = 16;
     public static final int MAX_GROUP_ID_CHARS = 256;
@@ -35,7 +39,14 @@ public record ReplicateConfig(int replicaCount, SoftPinAction softPin, long soft
                 "recompute cost must be a finite number >= 0 or NaN, was " + recomputeCostMs);
         StoreException.require(groupId == null || !groupId.isEmpty() && groupId.length() <= MAX_GROUP_ID_CHARS,
                 "group id must have 1 to " + MAX_GROUP_ID_CHARS + " characters");
+        StoreException.require(!groupOnly || groupId != null, "an object read by its group only needs a group id");
         preferredSegments = preferredSegments == null ? List.of() : List.copyOf(preferredSegments);
+    }
+
+    /** Without the group-only hint: the components of 1.0. */
+    public ReplicateConfig(int replicaCount, SoftPinAction softPin, long softPinTtlMs, boolean hardPin,
+            List<String> preferredSegments, ObjectDataType dataType, double recomputeCostMs, String groupId) {
+        this(replicaCount, softPin, softPinTtlMs, hardPin, preferredSegments, dataType, recomputeCostMs, groupId, false);
     }
 
     public boolean hasCostHint() {
@@ -49,7 +60,7 @@ public record ReplicateConfig(int replicaCount, SoftPinAction softPin, long soft
     public Builder toBuilder() {
         return new Builder().replicaCount(replicaCount).softPin(softPin).softPinTtlMs(softPinTtlMs).hardPin(hardPin)
                 .preferredSegments(preferredSegments).dataType(dataType).recomputeCostMs(recomputeCostMs)
-                .groupId(groupId);
+                .groupId(groupId).groupOnly(groupOnly);
     }
 
     /** Builds a {@link ReplicateConfig}; every field starts at the default. */
@@ -62,6 +73,7 @@ public record ReplicateConfig(int replicaCount, SoftPinAction softPin, long soft
         private ObjectDataType dataType = ObjectDataType.GENERAL;
         private double recomputeCostMs = Double.NaN;
         private String groupId;
+        private boolean groupOnly;
 
         public Builder replicaCount(int n) {
             this.replicaCount = n;
@@ -103,9 +115,15 @@ public record ReplicateConfig(int replicaCount, SoftPinAction softPin, long soft
             return this;
         }
 
+        /** See {@link ReplicateConfig#groupOnly()}; needs {@link #groupId}. Since 1.1. */
+        public Builder groupOnly(boolean only) {
+            this.groupOnly = only;
+            return this;
+        }
+
         public ReplicateConfig build() {
             return new ReplicateConfig(replicaCount, softPin, softPinTtlMs, hardPin, preferredSegments, dataType,
-                    recomputeCostMs, groupId);
+                    recomputeCostMs, groupId, groupOnly);
         }
     }
 }

@@ -75,6 +75,11 @@ class ObjectModelTest {
         assertError(ErrorCode.INVALID_PARAMS, () -> ReplicateConfig.builder().recomputeCostMs(-1).build());
         assertError(ErrorCode.INVALID_PARAMS, () -> ReplicateConfig.builder().recomputeCostMs(Double.POSITIVE_INFINITY).build());
         assertError(ErrorCode.INVALID_PARAMS, () -> ReplicateConfig.builder().groupId("").build());
+        assertError(ErrorCode.INVALID_PARAMS, () -> ReplicateConfig.builder().groupOnly(true).build());
+        ReplicateConfig scoped = ReplicateConfig.builder().groupId("s").groupOnly(true).build();
+        assertTrue(scoped.groupOnly());
+        assertEquals(scoped, scoped.toBuilder().build(), "the hint survives a copy");
+        assertEquals(false, ReplicateConfig.DEFAULT.groupOnly());
         assertError(ErrorCode.INVALID_PARAMS, () -> ReplicateConfig.builder().dataType(null).build());
         var segments = new java.util.ArrayList<>(java.util.List.of("s1"));
         ReplicateConfig c = ReplicateConfig.builder().preferredSegments(segments).recomputeCostMs(12.5).build();

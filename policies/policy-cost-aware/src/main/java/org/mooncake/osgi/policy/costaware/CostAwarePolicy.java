@@ -53,6 +53,8 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
      */
     private static final Comparator<CandidateView> NEWEST_FIRST = Candidates.LEASE_THEN_NEWEST;
     private static final ObjectDataType[] TYPES = ObjectDataType.values();
+    /** The score of an object whose group has ended: above any worth's, so it goes first. */
+    static final double GROUP_ENDED = 1e30;
 
     private final ReuseModel model = new ReuseModel();
     private final GroupActivity groups = new GroupActivity();
@@ -89,8 +91,12 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     @Override
     public String describe() {
         CostAwareSettings s = settings;
-        return String.format(Locale.ROOT, "%s worth_resolution=%s scan_objects=%d half_life_events=%d ghost_entries=%d (%d held) learned_events=%d%s",
-                NAME, s.worthResolution(), s.scanObjects(), s.halfLifeEvents(), s.ghostEntries(), ghosts.size(), model.events(),
+        long end = s.groupEndQuantile() == 0 ? Long.MAX_VALUE : groups.endAfterMs(s.groupEndQuantile());
+        return String.format(Locale.ROOT, "%s worth_resolution=%s scan_objects=%d half_life_events=%d ghost_entries=%d (%d held) "
+                + "group_end_quantile=%s (%s) learned_events=%d%s",
+                NAME, s.worthResolution(), s.scanObjects(), s.halfLifeEvents(), s.ghostEntries(), ghosts.size(),
+                s.groupEndQuantile(), s.groupEndQuantile() == 0 ? "off" : end == Long.MAX_VALUE ? "learning" : "ended after " + end + " ms",
+                model.events(),
                 s.defaultCostMsPerMiB().isEmpty() ? "" : " default_cost_ms_per_mib=" + s.defaultCostMsPerMiB());
     }
 
@@ -182,6 +188,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         CostAwareSettings s = settings;
         model.refresh(s.halfLifeEvents(), s.priorEvents());
         groups.prune(GROUPS_TRACKED);
+        groups.fadeReturnGaps();
         long now = request.nowMs();
         double log2Resolution = Math.log(s.worthResolution()) / Math.log(2);
         // by ordinal: this runs for every scanned candidate, a map look-up each was 6% of a round
@@ -190,11 +197,15 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
             costPerMiB[t.ordinal()] = s.costPerMiB(t);
         }
         GroupActivity.RunMemo memo = groups.new RunMemo();
+        long groupEnd = s.groupEndQuantile() > 0 ? groups.endAfterMs(s.groupEndQuantile()) : Long.MAX_VALUE;
         return c -> {
             int cls = ReuseModel.objectClass(c.hitCount(), memo.classOf(c.groupId()));
             double mib = Math.max(1, c.sizeBytes()) / MIB;
             double cost = Double.isNaN(c.recomputeCostMs()) ? costPerMiB[c.dataType().ordinal()] * mib : c.recomputeCostMs();
             double worth = model.densityCountingResident(c.dataType(), cls, now - c.lastAccessMs()) * cost / mib;
+            if (c.groupOnly() && now - memo.lastActiveMs(c.groupId()) > groupEnd) {
+                return GROUP_ENDED; // only its group reads it, and the group has most likely ended
+            }
             // Worth in steps of worth_resolution: estimates are noisy, so the model overrides
             // recency only where it sees a real difference; within a step lease order decides.
             // getExponent is floor(log2) without a logarithm.

@@ -15,11 +15,13 @@ import org.mooncake.osgi.store.api.ObjectDataType;
  * @param ghostEntries        evicted keys remembered to recognise write-backs
  * @param priorEvents         events a class needs before its own figures outweigh its type's
  * @param worthResolution     worth is compared in steps of this factor (> 1); within a step, LRU
+ * @param groupEndQuantile    a group idle longer than this quantile of the return gaps seen has
+ *                            ended, and its group-only objects go first; 0 turns it off
  */
 record CostAwareSettings(Map<ObjectDataType, Double> defaultCostMsPerMiB, int scanObjects, long halfLifeEvents,
-        int ghostEntries, double priorEvents, double worthResolution) {
+        int ghostEntries, double priorEvents, double worthResolution, double groupEndQuantile) {
 
-    static final CostAwareSettings DEFAULTS = new CostAwareSettings(Map.of(), 131_072, 100_000, 262_144, 8, 4);
+    static final CostAwareSettings DEFAULTS = new CostAwareSettings(Map.of(), 131_072, 100_000, 262_144, 8, 4, 0.99);
     private static final double FALLBACK_COST_MS_PER_MIB = 1;
 
     CostAwareSettings {
@@ -32,11 +34,13 @@ record CostAwareSettings(Map<ObjectDataType, Double> defaultCostMsPerMiB, int sc
         require(priorEvents > 0 && !Double.isInfinite(priorEvents), "prior_events must be > 0, was " + priorEvents);
         require(worthResolution > 1 && !Double.isInfinite(worthResolution),
                 "worth_resolution must be a finite factor > 1, was " + worthResolution);
+        require(groupEndQuantile >= 0 && groupEndQuantile < 1,
+                "group_end_quantile must be at least 0 (off) and below 1, was " + groupEndQuantile);
     }
 
     static CostAwareSettings from(CostAwareConfig c) {
         return new CostAwareSettings(parseCosts(c.default_cost_ms_per_mib()), c.scan_objects(), c.half_life_events(),
-                c.ghost_entries(), c.prior_events(), c.worth_resolution());
+                c.ghost_entries(), c.prior_events(), c.worth_resolution(), c.group_end_quantile());
     }
 
     /** Parses {@code TYPE=ms_per_mib} entries; a malformed one fails with its text. */

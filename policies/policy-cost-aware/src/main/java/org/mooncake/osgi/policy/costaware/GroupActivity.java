@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Reuse seen per group (the session or conversation id a connector passes with a put): writes,
@@ -16,8 +17,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * worth: no group id; no hits yet, writing for under 1 s, under 10 s, or longer; hits below
  * half the writes; at least half.
  *
- * <p>Counting runs on any thread; {@link #prune} on the eviction thread keeps at most
- * {@code capacity} groups, dropping the least recently active.
+ * <p>It also learns how long a live group stays quiet: the gaps after which groups came back
+ * ({@link #endAfterMs}). A group quiet for longer than almost all of them has most likely ended,
+ * and with it the reuse of the objects only it reads.
+ *
+ * <p>Counting runs on any thread; {@link #prune} and {@link #endAfterMs} on the eviction thread,
+ * which keeps at most {@code capacity} groups, dropping the least recently active.
  */
 final class GroupActivity {
     static final int CLASSES = 6;
@@ -27,6 +32,12 @@ final class GroupActivity {
     static final int UNREAD_LONG = 3;
     static final int SOME_REUSE = 4;
     static final int MUCH_REUSE = 5;
+    /** Activity this close to the group's last is one burst (a request's reads and writes), not a return. */
+    static final long BURST_MS = 50;
+    /** Return gaps seen before their quantile is trusted. */
+    static final long MIN_GAPS = 64;
+    /** Past this many return gaps the counts are halved, so that recent gaps weigh more. */
+    static final long FADE_GAPS = 131_072;
 
     /**
      * One object per group, counted with atomic adds on its own fields: a round reads it for
@@ -55,6 +66,7 @@ final class GroupActivity {
 
         Counts(long nowMs) {
             firstWriteMs = nowMs;
+            lastActiveMs = nowMs;
         }
 
         void written() {
@@ -67,14 +79,56 @@ final class GroupActivity {
     }
 
     private final Map<String, Counts> groups = new ConcurrentHashMap<>();
+    /** Return gaps by half-octave bucket of {@code 1 + gap} ({@link ReuseModel#ageBucket}). */
+    private final LongAdder[] returnGaps = new LongAdder[ReuseModel.AGE_BUCKETS];
+
+    GroupActivity() {
+        for (int b = 0; b < returnGaps.length; b++) {
+            returnGaps[b] = new LongAdder();
+        }
+    }
 
     void written(String group, long nowMs) {
         if (group != null) {
             Counts c = groups.computeIfAbsent(group, g -> new Counts(nowMs));
             c.written();
-            c.lastActiveMs = nowMs;
+            active(c, nowMs);
             c.lastWriteMs = nowMs;
         }
+    }
+
+    /** Counts a return when the group had been quiet for more than a burst. Racing threads may count one twice: a statistic. */
+    private void active(Counts c, long nowMs) {
+        long gap = nowMs - c.lastActiveMs;
+        if (gap >= BURST_MS) {
+            returnGaps[ReuseModel.ageBucket(gap)].increment();
+        }
+        c.lastActiveMs = nowMs;
+    }
+
+    /**
+     * How long a group may stay quiet and still be expected back: the {@code quantile} of the
+     * return gaps seen, at half-octave precision (rounded up); {@link Long#MAX_VALUE} before
+     * {@link #MIN_GAPS} of them. Any thread; reads only.
+     */
+    long endAfterMs(double quantile) {
+        long[] n = new long[returnGaps.length];
+        long total = 0;
+        for (int b = 0; b < n.length; b++) {
+            n[b] = returnGaps[b].sum();
+            total += n[b];
+        }
+        if (total < MIN_GAPS) {
+            return Long.MAX_VALUE;
+        }
+        long seen = 0;
+        for (int b = 0; b < n.length; b++) {
+            seen += n[b];
+            if (seen >= quantile * total) {
+                return (long) Math.ceil(Math.pow(2, (b + 1) / 2.0)) - 1; // the bucket's upper end
+            }
+        }
+        return Long.MAX_VALUE;
     }
 
     void hit(String group, long nowMs) {
@@ -92,7 +146,7 @@ final class GroupActivity {
         }
         int before = classOf(c);
         c.hit();
-        c.lastActiveMs = nowMs;
+        active(c, nowMs);
         return before;
     }
 
@@ -113,15 +167,28 @@ final class GroupActivity {
     final class RunMemo {
         private String group;
         private int groupClass;
+        private long lastActiveMs;
         private boolean known;
 
         int classOf(String g) {
+            look(g);
+            return groupClass;
+        }
+
+        /** When {@code g} was last active; {@link Long#MAX_VALUE} for no group or one not tracked (nothing known). */
+        long lastActiveMs(String g) {
+            look(g);
+            return lastActiveMs;
+        }
+
+        private void look(String g) {
             if (!known || g != group) {
-                groupClass = GroupActivity.this.classOf(g);
+                Counts c = g == null ? null : groups.get(g);
+                groupClass = g == null ? NONE : c == null ? UNREAD_SHORT : GroupActivity.classOf(c);
+                lastActiveMs = c == null ? Long.MAX_VALUE : c.lastActiveMs;
                 group = g;
                 known = true;
             }
-            return groupClass;
         }
     }
 
@@ -136,6 +203,21 @@ final class GroupActivity {
 
     int size() {
         return groups.size();
+    }
+
+    /** Halves the return gaps counted once they pass {@link #FADE_GAPS}, so that recent ones weigh more. Eviction thread. */
+    void fadeReturnGaps() {
+        long total = 0;
+        long[] n = new long[returnGaps.length];
+        for (int b = 0; b < n.length; b++) {
+            n[b] = returnGaps[b].sum();
+            total += n[b];
+        }
+        if (total > FADE_GAPS) {
+            for (int b = 0; b < n.length; b++) {
+                returnGaps[b].add(-n[b] / 2);
+            }
+        }
     }
 
     /** Drops the least recently active groups beyond {@code capacity}. Eviction thread only. */

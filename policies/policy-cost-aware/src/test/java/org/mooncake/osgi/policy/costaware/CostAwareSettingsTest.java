@@ -13,16 +13,20 @@ class CostAwareSettingsTest {
     @Test
     void badSettingsAreRefusedWithTheirName() {
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> new CostAwareSettings(Map.of(), 0, 1, 1, 1, 4)).getMessage().contains("scan_objects"));
+                () -> new CostAwareSettings(Map.of(), 0, 1, 1, 1, 4, 0.99)).getMessage().contains("scan_objects"));
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> CostAwareSettings.parseCosts(new String[] {"KVCACHE:3"})).getMessage().contains("KVCACHE:3"));
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> CostAwareSettings.parseCosts(new String[] {"NOPE=3"})).getMessage().contains("NOPE"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new CostAwareSettings(
-                Map.of(ObjectDataType.KVCACHE, -1.0), 4, 1, 1, 1, 4)).getMessage().contains("KVCACHE"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new CostAwareSettings(Map.of(), 4, 1, 1, 1, 1))
+                Map.of(ObjectDataType.KVCACHE, -1.0), 4, 1, 1, 1, 4, 0.99)).getMessage().contains("KVCACHE"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new CostAwareSettings(Map.of(), 4, 1, 1, 1, 1, 0.99))
                 .getMessage().contains("worth_resolution"));
-        assertEquals(2.5, new CostAwareSettings(CostAwareSettings.parseCosts(new String[] {"HIDDEN_STATE = 2.5"}), 4, 1, 1, 1, 4)
+        assertEquals(2.5, new CostAwareSettings(CostAwareSettings.parseCosts(new String[] {"HIDDEN_STATE = 2.5"}), 4, 1, 1, 1, 4, 0)
                 .costPerMiB(ObjectDataType.HIDDEN_STATE));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new CostAwareSettings(Map.of(), 4, 1, 1, 1, 4, 1))
+                .getMessage().contains("group_end_quantile"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new CostAwareSettings(Map.of(), 4, 1, 1, 1, 4, -0.5))
+                .getMessage().contains("group_end_quantile"));
     }
 }

@@ -123,4 +123,40 @@ class CostAwareBehaviourTest {
         assertEquals(held - 1, p.ghostsHeld(), "a removed key is no ghost");
     }
 
+    /**
+     * An object put as read by its group only goes first once its group has been quiet longer
+     * than almost every return the policy has seen (here all returns took 1 s); an object of the
+     * same group and cost without the hint, and one of a group still active, stay.
+     */
+    @Test
+    void aGroupOnlyObjectGoesFirstOnceItsGroupHasEnded() {
+        Store s = new Store(new CostAwarePolicy());
+        ReplicateConfig dear = ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).recomputeCostMs(1_000).build();
+        ReplicateConfig cheap = KV.toBuilder().recomputeCostMs(1).build();
+        int teachers = 80; // more return gaps than the policy needs before it trusts their quantile
+        for (int i = 0; i < teachers; i++) {
+            s.access("t" + i, cheap.toBuilder().groupId("t" + i).build());
+            s.now.addAndGet(10);
+        }
+        s.now.addAndGet(200);
+        for (int i = 0; i < teachers; i++) { // each group back after 1 s
+            s.access("t" + i, cheap.toBuilder().groupId("t" + i).build());
+            s.now.addAndGet(10);
+        }
+        s.access("dead-upload", dear.toBuilder().groupId("dead").groupOnly(true).build());
+        s.access("dead-shared", dear.toBuilder().groupId("dead").build());
+        s.access("live-upload", dear.toBuilder().groupId("live").groupOnly(true).build());
+        int filler = 0;
+        for (int step = 0; step < 15; step++) { // 3 s: "dead" stays quiet, "live" is read every 200 ms
+            s.now.addAndGet(200);
+            s.access("live-kv", cheap.toBuilder().groupId("live").build());
+            for (int i = 0; i < 10; i++) {
+                s.access("filler" + filler++, cheap);
+            }
+        }
+        assertTrue(s.master.stats().evictionRounds() > 2, "the filler made rounds run");
+        assertTrue(!s.has("dead-upload"), "the ended group's upload should have gone first");
+        assertTrue(s.has("dead-shared"), "the same group's object without the hint is judged on its worth");
+        assertTrue(s.has("live-upload"), "a live group's upload stays");
+    }
 }

@@ -100,7 +100,7 @@ class MasterRpcTest {
         mount("c1", "s1");
         ObjectKey k = ObjectKey.of("a");
         ReplicateConfig cfg = ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).recomputeCostMs(175)
-                .groupId("session-1").build();
+                .groupId("session-1").groupOnly(true).build();
         PutTicket t = remote.putStart("c1", k, 1000, cfg, false);
         assertEquals("s1", t.replicas().getFirst().segmentName());
         assertError(ErrorCode.REPLICA_IS_NOT_READY, () -> remote.getReplicaList(k));
@@ -111,6 +111,7 @@ class MasterRpcTest {
         assertEquals(ObjectDataType.HIDDEN_STATE, info.dataType());
         assertEquals(175, info.recomputeCostMs());
         assertEquals("session-1", info.groupId());
+        assertTrue(info.groupOnly(), "the group-only hint crossed the wire both ways");
         assertTrue(remote.queryKey(ObjectKey.of("nope")).isEmpty());
         assertEquals(1, remote.stats().objects());
         assertEquals("lease-lru", remote.stats().activePolicy());

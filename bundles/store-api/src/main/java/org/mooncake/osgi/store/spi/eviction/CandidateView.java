@@ -59,4 +59,12 @@ public interface CandidateView {
 
     /** Group or session id from the put; {@code null} for none. */
     String groupId();
+
+    /**
+     * The put's hint that only its group will read the object ({@code ReplicateConfig.groupOnly}):
+     * once the group has gone quiet for good, so has the object. Since 1.3.
+     */
+    default boolean groupOnly() {
+        return false;
+    }
 }

@@ -7,7 +7,7 @@
  * its victims to observers in batches.
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package org.mooncake.osgi.store.spi.eviction;
 
 import org.osgi.annotation.bundle.Export;

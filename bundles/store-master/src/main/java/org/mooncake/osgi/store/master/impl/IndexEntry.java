@@ -54,6 +54,7 @@ final class IndexEntry implements CandidateView {
     final long firstOffset;
     private final double recomputeCostMs;
     private final String groupId;
+    private final boolean groupOnly;
     private final long softPinDeadlineMs;
     private final long putTimeMs;
     private final int keyHash;
@@ -75,6 +76,7 @@ final class IndexEntry implements CandidateView {
         this.firstOffset = 0;
         this.recomputeCostMs = 0;
         this.groupId = null;
+        this.groupOnly = false;
         this.softPinDeadlineMs = 0;
         this.putTimeMs = 0;
         this.keyHash = 0;
@@ -96,6 +98,7 @@ final class IndexEntry implements CandidateView {
         this.firstOffset = first == null ? 0 : first.offset();
         this.recomputeCostMs = version.config().recomputeCostMs();
         this.groupId = version.config().groupId();
+        this.groupOnly = version.config().groupOnly();
         this.softPinDeadlineMs = meta.softPinDeadlineMs;
         this.putTimeMs = meta.putTimeMs;
         this.keyHash = meta.hash;
@@ -200,6 +203,11 @@ final class IndexEntry implements CandidateView {
     @Override
     public String groupId() {
         return groupId;
+    }
+
+    @Override
+    public boolean groupOnly() {
+        return groupOnly;
     }
 
     @Override

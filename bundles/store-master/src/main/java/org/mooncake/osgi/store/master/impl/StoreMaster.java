@@ -487,7 +487,7 @@ public final class StoreMaster implements MasterService {
             String state = current != null ? "COMPLETE" : m.pendingAborted ? "CANCELLED" : "PROCESSING";
             return Optional.of(new ObjectInfo(key, state, v.sizeBytes(),
                     v.config().dataType(), v.crc32c(), m.putTimeMs, m.leaseExpiresAtMs, m.softPinDeadlineMs,
-                    m.hardPinned, m.hits, v.config().recomputeCostMs(), v.config().groupId(),
+                    m.hardPinned, m.hits, v.config().recomputeCostMs(), v.config().groupId(), v.config().groupOnly(),
                     Replica.locations(v.replicas())));
         } finally {
             shard.unlock();

@@ -54,5 +54,10 @@ class GroupIdsTest {
         IndexEntry b = f.master.shardOf(k("b")).objects.get(k("b")).published();
         assertEquals("conv-1", a.groupId());
         assertSame(a.groupId(), b.groupId());
+        assertEquals(false, a.groupOnly());
+        f.put("c", 1024, inGroup(new String("conv-1")).toBuilder().groupOnly(true).build());
+        IndexEntry c = f.master.shardOf(k("c")).objects.get(k("c")).published();
+        assertEquals(true, c.groupOnly(), "the hint reaches the policies' view");
+        assertSame(a.groupId(), c.groupId(), "and the group id is still shared");
     }
 }
