@@ -32,6 +32,10 @@ public record Access(String key, ObjectDataType type, long sizeBytes, double cos
         return new Access(key, type, sizeBytes, costMs, hintMs, group, prefixIndex, isFirst, groupOnly);
     }
 
+    Access withGroupOnly(boolean only) {
+        return new Access(key, type, sizeBytes, costMs, hintMs, group, prefixIndex, first, only);
+    }
+
     Access withHint(double hint) {
         return new Access(key, type, sizeBytes, costMs, hint, group, prefixIndex, first, groupOnly);
     }

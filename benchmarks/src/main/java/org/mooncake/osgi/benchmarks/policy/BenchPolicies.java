@@ -9,7 +9,6 @@ import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
 import org.mooncake.osgi.policy.typeaware.TypeAwarePolicy;
 import org.mooncake.osgi.policy.typeaware.TypeRule;
 import org.mooncake.osgi.store.api.ObjectDataType;
-import org.mooncake.osgi.store.spi.eviction.AccessObserver;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
@@ -66,8 +65,7 @@ public final class BenchPolicies {
      * A tree whose ranking learns: in a container the ranking's own policy service is bound and
      * observed; here the tree forwards the master's events to it.
      */
-    private record Observed(HierarchicalPolicy tree, CostAwarePolicy ranking)
-            implements EvictionPolicy, AccessObserver {
+    private record Observed(HierarchicalPolicy tree, CostAwarePolicy learner) implements EvictionPolicy, ForwardsLearning {
         @Override
         public String name() {
             return tree.name();
@@ -76,26 +74,6 @@ public final class BenchPolicies {
         @Override
         public Iterator<CandidateView> plan(EvictionRequest request) {
             return tree.plan(request);
-        }
-
-        @Override
-        public void hit(CandidateView object, long previousAccessMs, long nowMs) {
-            ranking.hit(object, previousAccessMs, nowMs);
-        }
-
-        @Override
-        public void written(CandidateView object, long nowMs) {
-            ranking.written(object, nowMs);
-        }
-
-        @Override
-        public void evicted(CandidateView object, long nowMs) {
-            ranking.evicted(object, nowMs);
-        }
-
-        @Override
-        public void evicted(CandidateView[] victims, int count, long nowMs) {
-            ranking.evicted(victims, count, nowMs);
         }
     }
 }

@@ -10,7 +10,6 @@ import java.util.Map;
 
 import org.mooncake.osgi.policy.costaware.CostAwarePolicy;
 import org.mooncake.osgi.store.api.ObjectDataType;
-import org.mooncake.osgi.store.spi.eviction.AccessObserver;
 import org.mooncake.osgi.store.spi.eviction.CandidateGroup;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
@@ -34,7 +33,7 @@ import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
  * Its clock is the workload's access count: {@link #accessed} is told each access before the
  * write-back that may call a round, so "next read" means strictly after the access served.
  */
-final class FutureOracle implements EvictionPolicy, AccessObserver, Simulation.AccessObserver {
+final class FutureOracle implements EvictionPolicy, ForwardsLearning, Simulation.AccessObserver {
     enum Knowledge {
         HIDDEN_REUSE("oracle-hidden"), EVERYTHING("oracle-future");
 
@@ -147,25 +146,9 @@ final class FutureOracle implements EvictionPolicy, AccessObserver, Simulation.A
         position++;
     }
 
-    // ---- cost-aware learns as it would alone
-
+    /** Cost-aware learns as it would alone. */
     @Override
-    public void hit(CandidateView object, long previousAccessMs, long nowMs) {
-        costAware.hit(object, previousAccessMs, nowMs);
-    }
-
-    @Override
-    public void written(CandidateView object, long nowMs) {
-        costAware.written(object, nowMs);
-    }
-
-    @Override
-    public void evicted(CandidateView object, long nowMs) {
-        costAware.evicted(object, nowMs);
-    }
-
-    @Override
-    public void evicted(CandidateView[] victims, int count, long nowMs) {
-        costAware.evicted(victims, count, nowMs);
+    public CostAwarePolicy learner() {
+        return costAware;
     }
 }

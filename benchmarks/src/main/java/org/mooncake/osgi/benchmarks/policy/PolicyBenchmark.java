@@ -30,7 +30,7 @@ import com.google.ortools.Loader;
 public final class PolicyBenchmark {
     /** The command line, with defaults that reproduce the documented run. */
     record Options(Path out, int sessions, double scale, int seeds, double[] capacities, long leaseMs, Path trace,
-            int threads, java.util.Set<String> workloads, boolean oracles) {
+            int threads, java.util.Set<String> workloads, boolean oracles, boolean groupOnlyHints) {
         static final List<String> FAMILIES = List.of("seed600", "trace", "adversarial");
 
         boolean runs(String family) {
@@ -48,6 +48,7 @@ public final class PolicyBenchmark {
             int threads = Runtime.getRuntime().availableProcessors();
             java.util.Set<String> workloads = new java.util.LinkedHashSet<>(FAMILIES);
             boolean oracles = true;
+            boolean hints = true;
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 String v = i + 1 < args.length ? args[i + 1] : null;
@@ -65,6 +66,10 @@ public final class PolicyBenchmark {
                         if (!FAMILIES.containsAll(workloads)) {
                             throw new IllegalArgumentException("--workloads takes a list of " + FAMILIES + ", was " + v);
                         }
+                    }
+                    case "--no-group-only-hints" -> {
+                        hints = false;
+                        i--;
                     }
                     case "--no-oracles" -> {
                         oracles = false;
@@ -84,7 +89,7 @@ public final class PolicyBenchmark {
                 throw new IllegalArgumentException("trace " + trace + " is not a readable file; pass --trace FILE.jsonl"
                         + " or leave trace out of --workloads");
             }
-            return new Options(out, sessions, scale, seeds, caps, lease, trace, Math.max(1, threads), workloads, oracles);
+            return new Options(out, sessions, scale, seeds, caps, lease, trace, Math.max(1, threads), workloads, oracles, hints);
         }
 
         private static String need(String option, String value) {
@@ -99,6 +104,7 @@ public final class PolicyBenchmark {
             usage: mooncake bench policies [--out DIR] [--sessions N] [--scale S] [--seeds K]
                    [--capacities f1,f2,...] [--lease-ms MS] [--trace FILE.jsonl] [--threads T] [--quick]
                    [--no-oracles]   (skips the references that know the future, run on seed600 by default)
+                   [--no-group-only-hints]   (connectors pass no group-only hint for private uploads)
                    [--workloads seed600,trace,adversarial]   (any JSONL trace in the Mooncake format replays with
                                                               --workloads trace --trace FILE)""";
 
@@ -189,7 +195,8 @@ public final class PolicyBenchmark {
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("options", Map.of("sessions", opt.sessions(), "scale", opt.scale(), "seeds", opt.seeds(),
-                "capacities", opt.capacities(), "lease_ms", opt.leaseMs(), "high_watermark", 0.95, "eviction_ratio", 0.05));
+                "capacities", opt.capacities(), "lease_ms", opt.leaseMs(), "high_watermark", 0.95, "eviction_ratio", 0.05,
+                "group_only_hints", opt.groupOnlyHints()));
         doc.put("workloads", described.stream().map(w -> Map.of("name", w.name(), "summary", w.summary())).toList());
         doc.put("runs", cells.stream().map(PolicyBenchmark::toJson).toList());
         doc.put("goals", report.goals());
@@ -199,7 +206,8 @@ public final class PolicyBenchmark {
     }
 
     /** Queues the bounds and every policy's run (and the oracles' if asked) for one workload at one capacity. */
-    private void submit(Workload w, String group, long seed, double fraction, boolean oracles) {
+    private void submit(Workload given, String group, long seed, double fraction, boolean oracles) {
+        Workload w = opt.groupOnlyHints() ? given : given.withoutGroupOnlyHints();
         long capacity = w.capacityBytes(fraction);
         List<String> runs = new ArrayList<>(BenchPolicies.ALL);
         if (oracles) {

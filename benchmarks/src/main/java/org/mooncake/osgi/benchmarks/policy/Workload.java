@@ -30,6 +30,15 @@ public record Workload(String name, List<Request> requests) {
         return new Workload(name, List.copyOf(out));
     }
 
+    /** The same accesses with no group-only hints: what a store hears from connectors that do not pass them. */
+    public Workload withoutGroupOnlyHints() {
+        List<Request> plain = new ArrayList<>(requests.size());
+        for (Request r : requests) {
+            plain.add(new Request(r.timeMs(), r.accesses().stream().map(a -> a.withGroupOnly(false)).toList()));
+        }
+        return new Workload(name, List.copyOf(plain));
+    }
+
     public long accessCount() {
         return requests.stream().mapToLong(r -> r.accesses().size()).sum();
     }

@@ -36,6 +36,31 @@ class WorkloadTest {
         assertTrue(timeSpan > 25 && timeSpan < 50, "duration " + timeSpan);
     }
 
+    /** Private uploads carry the hint, shared images and KV blocks do not; the hint can be taken away. */
+    @Test
+    void privateUploadsAreHintedAsReadByTheirGroupOnly() {
+        Workload w = SessionWorkload.generate(100, 0.006, SessionWorkload.Mode.SESSION, 2);
+        long hinted = 0;
+        for (Request r : w.requests()) {
+            for (Access a : r.accesses()) {
+                boolean privateUpload = a.key().startsWith("vid-") || a.key().startsWith("img-") && !a.key().startsWith("img-pub-");
+                assertEquals(privateUpload, a.groupOnly(), a.key());
+                hinted += a.groupOnly() ? 1 : 0;
+            }
+        }
+        assertTrue(hinted > 0, "some sessions upload images");
+        Workload plain = w.withoutGroupOnlyHints();
+        assertEquals(w.accessCount(), plain.accessCount());
+        for (int i = 0; i < w.requests().size(); i++) {
+            Request r = w.requests().get(i);
+            Request p = plain.requests().get(i);
+            assertEquals(r.timeMs(), p.timeMs());
+            for (int j = 0; j < r.accesses().size(); j++) {
+                assertEquals(r.accesses().get(j).withGroupOnly(false), p.accesses().get(j));
+            }
+        }
+    }
+
     @Test
     void firstAccessesAreMarkedOncePerKey() {
         Workload w = SessionWorkload.generate(50, 0.006, SessionWorkload.Mode.SESSION, 2);

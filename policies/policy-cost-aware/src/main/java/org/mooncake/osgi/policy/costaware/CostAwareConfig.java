@@ -25,8 +25,8 @@ public @interface CostAwareConfig {
     @AttributeDefinition(description = "Worth is compared in steps of this factor; within a step the least recently used goes first")
     double worth_resolution() default 4;
 
-    @AttributeDefinition(description = "An object put as read by its group only goes first once its group has been idle longer than "
-            + "this share of the group return gaps seen (0 turns it off)")
+    @AttributeDefinition(description = "An object put as read by its group only goes first once its group has written nothing for "
+            + "longer than this quantile of the gaps after which groups wrote again (0 turns it off)")
     double group_end_quantile() default 0.99;
 
 }

@@ -32,6 +32,11 @@ import org.osgi.service.metatype.annotations.Designate;
  * Worth is compared in steps of {@code worth_resolution} (a factor): within a step the least
  * recently read goes first, so where the model sees no real difference the policy is LRU.
  *
+ * <p>An object put as read by its group only ({@link CandidateView#groupOnly}) goes first, whatever
+ * its worth, once its group has written nothing for longer than {@code group_end_quantile} of the
+ * gaps after which groups wrote again ({@link GroupActivity#endAfterMs}): its reuse ended with
+ * the group.
+ *
  * <p>Pass order is upstream's: soft-pinned objects only in pass 2, after the others. A round
  * ranks up to {@code scan_objects} of the oldest candidates, then continues in lease order. Observer calls run on request threads and only count; planning runs on the eviction
  * thread, which owns the model's tables.
@@ -203,7 +208,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
             double mib = Math.max(1, c.sizeBytes()) / MIB;
             double cost = Double.isNaN(c.recomputeCostMs()) ? costPerMiB[c.dataType().ordinal()] * mib : c.recomputeCostMs();
             double worth = model.densityCountingResident(c.dataType(), cls, now - c.lastAccessMs()) * cost / mib;
-            if (c.groupOnly() && now - memo.lastActiveMs(c.groupId()) > groupEnd) {
+            if (c.groupOnly() && now - memo.lastWriteMs(c.groupId()) > groupEnd) {
                 return GROUP_ENDED; // only its group reads it, and the group has most likely ended
             }
             // Worth in steps of worth_resolution: estimates are noisy, so the model overrides

@@ -15,8 +15,9 @@ import org.mooncake.osgi.store.api.ObjectDataType;
  * @param ghostEntries        evicted keys remembered to recognise write-backs
  * @param priorEvents         events a class needs before its own figures outweigh its type's
  * @param worthResolution     worth is compared in steps of this factor (> 1); within a step, LRU
- * @param groupEndQuantile    a group idle longer than this quantile of the return gaps seen has
- *                            ended, and its group-only objects go first; 0 turns it off
+ * @param groupEndQuantile    a group silent longer than this quantile of the gaps after which
+ *                            groups wrote again has ended, and its group-only objects go first;
+ *                            0 turns it off
  */
 record CostAwareSettings(Map<ObjectDataType, Double> defaultCostMsPerMiB, int scanObjects, long halfLifeEvents,
         int ghostEntries, double priorEvents, double worthResolution, double groupEndQuantile) {

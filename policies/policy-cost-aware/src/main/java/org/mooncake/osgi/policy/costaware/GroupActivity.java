@@ -17,9 +17,12 @@ import java.util.concurrent.atomic.LongAdder;
  * worth: no group id; no hits yet, writing for under 1 s, under 10 s, or longer; hits below
  * half the writes; at least half.
  *
- * <p>It also learns how long a live group stays quiet: the gaps after which groups came back
+ * <p>It also learns how long a live group stays quiet: the gaps after which groups wrote again
  * ({@link #endAfterMs}). A group quiet for longer than almost all of them has most likely ended,
- * and with it the reuse of the objects only it reads.
+ * and with it the reuse of the objects only it reads. Writes, not hits, because a write carries
+ * its writer's own group id, while a hit on a shared object (a public image, a common prefix)
+ * is counted to the group that wrote it, whoever reads it; and a live session writes at every
+ * turn (its new tokens' blocks).
  *
  * <p>Counting runs on any thread; {@link #prune} and {@link #endAfterMs} on the eviction thread,
  * which keeps at most {@code capacity} groups, dropping the least recently active.
@@ -66,7 +69,7 @@ final class GroupActivity {
 
         Counts(long nowMs) {
             firstWriteMs = nowMs;
-            lastActiveMs = nowMs;
+            lastWriteMs = nowMs;
         }
 
         void written() {
@@ -92,23 +95,20 @@ final class GroupActivity {
         if (group != null) {
             Counts c = groups.computeIfAbsent(group, g -> new Counts(nowMs));
             c.written();
-            active(c, nowMs);
+            c.lastActiveMs = nowMs;
+            // a return, when the group had not written for more than a burst; racing threads may
+            // count one twice: a statistic
+            long gap = nowMs - c.lastWriteMs;
+            if (gap >= BURST_MS) {
+                returnGaps[ReuseModel.ageBucket(gap)].increment();
+            }
             c.lastWriteMs = nowMs;
         }
     }
 
-    /** Counts a return when the group had been quiet for more than a burst. Racing threads may count one twice: a statistic. */
-    private void active(Counts c, long nowMs) {
-        long gap = nowMs - c.lastActiveMs;
-        if (gap >= BURST_MS) {
-            returnGaps[ReuseModel.ageBucket(gap)].increment();
-        }
-        c.lastActiveMs = nowMs;
-    }
-
     /**
-     * How long a group may stay quiet and still be expected back: the {@code quantile} of the
-     * return gaps seen, at half-octave precision (rounded up); {@link Long#MAX_VALUE} before
+     * How long a group may go without writing and still be expected back: the {@code quantile}
+     * of the return gaps seen, at half-octave precision (rounded up); {@link Long#MAX_VALUE} before
      * {@link #MIN_GAPS} of them. Any thread; reads only.
      */
     long endAfterMs(double quantile) {
@@ -146,7 +146,7 @@ final class GroupActivity {
         }
         int before = classOf(c);
         c.hit();
-        active(c, nowMs);
+        c.lastActiveMs = nowMs;
         return before;
     }
 
@@ -167,7 +167,7 @@ final class GroupActivity {
     final class RunMemo {
         private String group;
         private int groupClass;
-        private long lastActiveMs;
+        private long lastWriteMs;
         private boolean known;
 
         int classOf(String g) {
@@ -175,17 +175,17 @@ final class GroupActivity {
             return groupClass;
         }
 
-        /** When {@code g} was last active; {@link Long#MAX_VALUE} for no group or one not tracked (nothing known). */
-        long lastActiveMs(String g) {
+        /** When {@code g} last wrote; {@link Long#MAX_VALUE} for no group or one not tracked (nothing known). */
+        long lastWriteMs(String g) {
             look(g);
-            return lastActiveMs;
+            return lastWriteMs;
         }
 
         private void look(String g) {
             if (!known || g != group) {
                 Counts c = g == null ? null : groups.get(g);
                 groupClass = g == null ? NONE : c == null ? UNREAD_SHORT : GroupActivity.classOf(c);
-                lastActiveMs = c == null ? Long.MAX_VALUE : c.lastActiveMs;
+                lastWriteMs = c == null ? Long.MAX_VALUE : c.lastWriteMs;
                 group = g;
                 known = true;
             }

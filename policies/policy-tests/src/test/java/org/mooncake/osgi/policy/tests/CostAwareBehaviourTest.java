@@ -124,9 +124,9 @@ class CostAwareBehaviourTest {
     }
 
     /**
-     * An object put as read by its group only goes first once its group has been quiet longer
-     * than almost every return the policy has seen (here all returns took 1 s); an object of the
-     * same group and cost without the hint, and one of a group still active, stay.
+     * An object put as read by its group only goes first once its group has written nothing for
+     * longer than almost every return the policy has seen (here all returns took 1 s); an object
+     * of the same group and cost without the hint, and one of a group still writing, stay.
      */
     @Test
     void aGroupOnlyObjectGoesFirstOnceItsGroupHasEnded() {
@@ -139,17 +139,17 @@ class CostAwareBehaviourTest {
             s.now.addAndGet(10);
         }
         s.now.addAndGet(200);
-        for (int i = 0; i < teachers; i++) { // each group back after 1 s
-            s.access("t" + i, cheap.toBuilder().groupId("t" + i).build());
+        for (int i = 0; i < teachers; i++) { // each group back after 1 s, writing its next turn's block
+            s.access("t" + i + "-next", cheap.toBuilder().groupId("t" + i).build());
             s.now.addAndGet(10);
         }
         s.access("dead-upload", dear.toBuilder().groupId("dead").groupOnly(true).build());
         s.access("dead-shared", dear.toBuilder().groupId("dead").build());
         s.access("live-upload", dear.toBuilder().groupId("live").groupOnly(true).build());
         int filler = 0;
-        for (int step = 0; step < 15; step++) { // 3 s: "dead" stays quiet, "live" is read every 200 ms
+        for (int step = 0; step < 15; step++) { // 3 s: "dead" stays quiet, "live" writes a turn every 200 ms
             s.now.addAndGet(200);
-            s.access("live-kv", cheap.toBuilder().groupId("live").build());
+            s.access("live-kv" + step, cheap.toBuilder().groupId("live").build());
             for (int i = 0; i < 10; i++) {
                 s.access("filler" + filler++, cheap);
             }
