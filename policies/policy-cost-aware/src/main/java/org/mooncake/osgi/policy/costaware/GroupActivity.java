@@ -24,8 +24,10 @@ import java.util.concurrent.atomic.LongAdder;
  * is counted to the group that wrote it, whoever reads it; and a live session writes at every
  * turn (its new tokens' blocks).
  *
- * <p>Counting runs on any thread; {@link #prune} and {@link #endAfterMs} on the eviction thread,
- * which keeps at most {@code capacity} groups, dropping the least recently active.
+ * <p>Counting and {@link #endAfterMs} run on any thread; {@link #prune} and
+ * {@link #fadeReturnGaps} on the eviction thread, which keeps at most {@code capacity} groups,
+ * dropping the least recently active (a group dropped so is no longer known, and its group-only
+ * objects are ranked as any others).
  */
 final class GroupActivity {
     static final int CLASSES = 6;
