@@ -1,0 +1,123 @@
+package org.mooncake.osgi.store.master.impl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mooncake.osgi.store.master.impl.MasterFixture.k;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.spi.eviction.CandidateGroup;
+import org.mooncake.osgi.store.spi.eviction.CandidateView;
+import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
+
+/** The room search against a brute force over every range of every segment, on random stores. */
+class RoomMakerTest {
+    /** One piece of a segment: a free extent (no entry) or an evictable object's block. */
+    private record Piece(long offset, long length, double cost, IndexEntry entry) {
+    }
+
+    private record Cost(double cost, long live) {
+    }
+
+    @RepeatedTest(50)
+    void itFindsTheRangeThatCostsLeastAsABruteForceDoes() {
+        SplittableRandom rnd = new SplittableRandom();
+        MasterFixture f = new MasterFixture();
+        int segments = 1 + rnd.nextInt(3);
+        for (int s = 0; s < segments; s++) {
+            f.mount("c" + s, "s" + s, 64 * 1024 + rnd.nextInt(4) * 16 * 1024);
+        }
+        int objects = 40 + rnd.nextInt(200);
+        for (int i = 0; i < objects; i++) {
+            ReplicateConfig c = ReplicateConfig.builder().recomputeCostMs(rnd.nextInt(4) == 0 ? Double.NaN : rnd.nextInt(20))
+                    .build();
+            try {
+                f.put("o" + i, 64 + rnd.nextInt(2048), c);
+            } catch (StoreException full) {
+                break;
+            }
+            f.clock.advance(1);
+        }
+        for (int i = 0; i < objects; i++) { // free extents between blocks
+            if (rnd.nextInt(5) == 0 && f.master.queryKey(k("o" + i)).isPresent()) {
+                f.master.remove(k("o" + i), false);
+            }
+        }
+        f.clock.advance(20_000);
+        for (int i = 0; i < objects; i++) { // leased blocks break ranges
+            if (rnd.nextInt(8) == 0 && f.master.queryKey(k("o" + i)).isPresent()) {
+                f.master.getReplicaList(k("o" + i));
+            }
+        }
+        long room = 1024L * (1 + rnd.nextInt(24));
+        EvictionRequest request = new EvictionRequest(f.clock.millis(), 1, 1, 1, room, 0.1, f.master.index.groups());
+
+        List<IndexEntry> chosen = RoomMaker.cheapestRange(f.master.segmentRegistry().all(), request, room);
+
+        Cost expected = bruteForce(f.master.segmentRegistry().all(), request, room);
+        if (expected == null) {
+            assertTrue(chosen.isEmpty(), "no range exists, yet one was chosen");
+            return;
+        }
+        double cost = 0;
+        long live = 0;
+        for (IndexEntry e : chosen) {
+            cost += Double.isNaN(e.recomputeCostMs()) ? 0 : e.recomputeCostMs();
+            live += OffsetAllocator.blockSize(e.sizeBytes());
+        }
+        assertEquals(expected.cost(), cost, 1e-9, "cost of the chosen range");
+        assertEquals(expected.live(), live, "bytes in use of the chosen range");
+    }
+
+    /** Every window of every segment, each start extended until it is long enough. */
+    private static Cost bruteForce(List<Segment> segments, EvictionRequest request, long room) {
+        Cost best = null;
+        for (Segment s : segments) {
+            TreeMap<Long, Piece> pieces = new TreeMap<>();
+            for (long[] free : s.freeExtents()) {
+                pieces.put(free[0], new Piece(free[0], free[1], 0, null));
+            }
+            for (CandidateGroup g : request.groups()) {
+                for (Iterator<CandidateView> it = g.inLeaseOrder(); it.hasNext();) {
+                    if (it.next() instanceof IndexEntry e && e.firstSegment == s && e.replicaCount() == 1
+                            && e.published() && request.eligible(e)) {
+                        double hint = e.recomputeCostMs();
+                        pieces.put(e.firstOffset, new Piece(e.firstOffset, OffsetAllocator.blockSize(e.sizeBytes()),
+                                Double.isNaN(hint) ? 0 : hint, e));
+                    }
+                }
+            }
+            List<Piece> ordered = new ArrayList<>(pieces.values());
+            for (int i = 0; i < ordered.size(); i++) {
+                long length = 0;
+                long live = 0;
+                double cost = 0;
+                for (int j = i; j < ordered.size(); j++) {
+                    Piece p = ordered.get(j);
+                    if (j > i && ordered.get(j - 1).offset() + ordered.get(j - 1).length() != p.offset()) {
+                        break;
+                    }
+                    length += p.length();
+                    live += p.entry() == null ? 0 : p.length();
+                    cost += p.cost();
+                    if (length >= room) {
+                        Cost c = new Cost(cost, live);
+                        if (best == null || c.cost() < best.cost() - 1e-9
+                                || Math.abs(c.cost() - best.cost()) <= 1e-9 && c.live() < best.live()) {
+                            best = c;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        return best;
+    }
+}
