@@ -17,7 +17,10 @@ import org.mooncake.osgi.store.api.ObjectDataType;
  *     0 to 0.9 (as the square of the run's progress): hidden share of new bytes from about 11% in the
  *     first quarter to 27% in the last;</li>
  * <li>{@code loop}: KV blocks read in a cycle 10% larger than the cache;</li>
- * <li>{@code noise}: seed600 with every cost hint off by up to +/-50% (savings count true costs).</li>
+ * <li>{@code noise}: seed600 with every cost hint off by up to +/-50% (savings count true costs);</li>
+ * <li>{@code false-group-only}: seed600 whose connectors mark everything they write as read by
+ *     their session only, also the public images and the shared prefix blocks that other sessions
+ *     read: a group-only hint that lies for a fifth of the images and every shared block.</li>
  * </ul>
  */
 public final class AdversarialWorkloads {
@@ -25,7 +28,7 @@ public final class AdversarialWorkloads {
     public record Case(Workload workload, double capacityFraction) {
     }
 
-    public static final List<String> NAMES = List.of("flood", "long-gap", "drift", "loop", "noise");
+    public static final List<String> NAMES = List.of("flood", "long-gap", "drift", "loop", "noise", "false-group-only");
 
     private AdversarialWorkloads() {
     }
@@ -38,6 +41,7 @@ public final class AdversarialWorkloads {
                     f -> 0.9 * f * f), "drift"), 0.12);
             case "loop" -> new Case(loop(scale), 1 / 1.1);
             case "noise" -> new Case(noise(sessions, scale, seed), 0.12);
+            case "false-group-only" -> new Case(falseGroupOnly(sessions, scale, seed), 0.12);
             default -> throw new IllegalArgumentException("unknown adversarial workload " + name + "; one of " + NAMES);
         };
     }
@@ -112,5 +116,14 @@ public final class AdversarialWorkloads {
             all.add(new Request(r.timeMs(), noisy));
         }
         return Workload.of("noise", all);
+    }
+
+    private static Workload falseGroupOnly(int sessions, double scale, long seed) {
+        Workload base = SessionWorkload.generate(sessions, scale, SessionWorkload.Mode.SESSION, seed);
+        List<Request> all = new ArrayList<>();
+        for (Request r : base.requests()) {
+            all.add(new Request(r.timeMs(), r.accesses().stream().map(a -> a.withGroupOnly(a.group() != null)).toList()));
+        }
+        return Workload.of("false-group-only", all);
     }
 }
