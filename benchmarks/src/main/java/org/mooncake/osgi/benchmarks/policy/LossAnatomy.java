@@ -153,25 +153,43 @@ public final class LossAnatomy {
         double capacity = 0.10;
         int seeds = 3;
         int sessions = 600;
-        if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("option " + args[args.length - 1] + " has no value");
-        }
-        for (int i = 0; i < args.length; i += 2) {
-            String v = args[i + 1];
-            switch (args[i]) {
-                case "--policy" -> policy = v;
-                case "--mode" -> mode = SessionWorkload.Mode.valueOf(v.toUpperCase(Locale.ROOT));
-                case "--capacity" -> capacity = Double.parseDouble(v);
-                case "--seeds" -> seeds = Integer.parseInt(v);
-                case "--sessions" -> sessions = Integer.parseInt(v);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; usage: [--policy P] [--mode session|full_history] [--capacity F] [--seeds K] [--sessions N]");
+        boolean hints = true;
+        String option = null;
+        try {
+            if (args.length % 2 != 0) {
+                throw new IllegalArgumentException("option " + args[args.length - 1] + " has no value");
             }
+            for (int i = 0; i < args.length; i += 2) {
+                String v = args[i + 1];
+                option = args[i];
+                switch (args[i]) {
+                    case "--policy" -> policy = v;
+                    case "--mode" -> mode = SessionWorkload.Mode.valueOf(v.toUpperCase(Locale.ROOT));
+                    case "--capacity" -> capacity = Double.parseDouble(v);
+                    case "--seeds" -> seeds = Integer.parseInt(v);
+                    case "--sessions" -> sessions = Integer.parseInt(v);
+                    case "--group-only-hints" -> hints = switch (v) {
+                        case "true" -> true;
+                        case "false" -> false;
+                        default -> throw new IllegalArgumentException("--group-only-hints takes true or false, was " + v);
+                    };
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]
+                            + "; usage: [--policy P] [--mode session|full_history] [--capacity F] [--seeds K] [--sessions N]"
+                            + " [--group-only-hints true|false]");
+                }
+            }
+            option = null;
+            BenchPolicies.make(policy); // an unknown name fails here, with the names there are
+        } catch (IllegalArgumentException e) { // a bad option: its message, no stack trace
+            System.err.println(e instanceof NumberFormatException ? option + " takes a number; " + e.getMessage() : e.getMessage());
+            System.exit(2);
+            return;
         }
         LossAnatomy anatomy = new LossAnatomy();
         List<String> runs = new ArrayList<>();
         for (int seed = 1; seed <= seeds; seed++) {
-            Workload w = SessionWorkload.generate(sessions, 0.006, mode, seed);
+            Workload generated = SessionWorkload.generate(sessions, 0.006, mode, seed);
+            Workload w = hints ? generated : generated.withoutGroupOnlyHints();
             long bytes = w.capacityBytes(capacity);
             System.err.printf(Locale.ROOT, "[bench anatomy] %s, %s, seed %d, capacity %.0f%% (%,d B)%n", policy, w.name(), seed,
                     100 * capacity, bytes);
