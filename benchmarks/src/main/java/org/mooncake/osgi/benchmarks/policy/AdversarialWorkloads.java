@@ -102,28 +102,15 @@ public final class AdversarialWorkloads {
     }
 
     private static Workload noise(int sessions, double scale, long seed) {
-        Workload base = SessionWorkload.generate(sessions, scale, SessionWorkload.Mode.SESSION, seed);
         Random rnd = new Random(seed ^ 0x0015E);
         java.util.Map<String, Double> hintOf = new java.util.HashMap<>();
-        List<Request> all = new ArrayList<>();
-        for (Request r : base.requests()) {
-            List<Access> noisy = new ArrayList<>();
-            for (Access a : r.accesses()) {
-                // One estimate per object: a connector estimates once, when it writes.
-                double hint = hintOf.computeIfAbsent(a.key(), k -> a.costMs() * (0.5 + rnd.nextDouble()));
-                noisy.add(a.withHint(hint));
-            }
-            all.add(new Request(r.timeMs(), noisy));
-        }
-        return Workload.of("noise", all);
+        // One estimate per object: a connector estimates once, when it writes.
+        return SessionWorkload.generate(sessions, scale, SessionWorkload.Mode.SESSION, seed).mapAccesses("noise",
+                a -> a.withHint(hintOf.computeIfAbsent(a.key(), k -> a.costMs() * (0.5 + rnd.nextDouble()))));
     }
 
     private static Workload falseGroupOnly(int sessions, double scale, long seed) {
-        Workload base = SessionWorkload.generate(sessions, scale, SessionWorkload.Mode.SESSION, seed);
-        List<Request> all = new ArrayList<>();
-        for (Request r : base.requests()) {
-            all.add(new Request(r.timeMs(), r.accesses().stream().map(a -> a.withGroupOnly(a.group() != null)).toList()));
-        }
-        return Workload.of("false-group-only", all);
+        return SessionWorkload.generate(sessions, scale, SessionWorkload.Mode.SESSION, seed).mapAccesses("false-group-only",
+                a -> a.withGroupOnly(a.group() != null));
     }
 }

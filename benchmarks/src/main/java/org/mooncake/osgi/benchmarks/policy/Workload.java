@@ -32,11 +32,23 @@ public record Workload(String name, List<Request> requests) {
 
     /** The same accesses with no group-only hints: what a store hears from connectors that do not pass them. */
     public Workload withoutGroupOnlyHints() {
-        List<Request> plain = new ArrayList<>(requests.size());
+        return mapAccesses(name, a -> a.withGroupOnly(false));
+    }
+
+    /**
+     * Every access passed through {@code f}, in order (so {@code f} may keep state), at the same
+     * times: {@code f} changes what connectors say, never which key is read when.
+     */
+    Workload mapAccesses(String newName, java.util.function.UnaryOperator<Access> f) {
+        List<Request> mapped = new ArrayList<>(requests.size());
         for (Request r : requests) {
-            plain.add(new Request(r.timeMs(), r.accesses().stream().map(a -> a.withGroupOnly(false)).toList()));
+            List<Access> accesses = new ArrayList<>(r.accesses().size());
+            for (Access a : r.accesses()) {
+                accesses.add(f.apply(a));
+            }
+            mapped.add(new Request(r.timeMs(), accesses));
         }
-        return new Workload(name, List.copyOf(plain));
+        return new Workload(newName, List.copyOf(mapped));
     }
 
     public long accessCount() {

@@ -208,6 +208,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
             double mib = Math.max(1, c.sizeBytes()) / MIB;
             double cost = Double.isNaN(c.recomputeCostMs()) ? costPerMiB[c.dataType().ordinal()] * mib : c.recomputeCostMs();
             double worth = model.densityCountingResident(c.dataType(), cls, now - c.lastAccessMs()) * cost / mib;
+            // after the density, which counts it as a resident of its class: it is one until it goes
             if (c.groupOnly() && now - memo.lastWriteMs(c.groupId()) > groupEnd) {
                 return GROUP_ENDED; // only its group reads it, and the group has most likely ended
             }
