@@ -56,6 +56,22 @@ class GroupActivityTest {
         assertEquals(Long.MAX_VALUE, memo.lastWriteMs("never-seen"), "an unknown group is never taken as ended");
     }
 
+    /** Past {@link GroupActivity#FADE_GAPS} the old gaps count half, so that a change of pace shows. */
+    @Test
+    void oldReturnGapsFadeSoThatNewOnesWeighMore() {
+        long old = GroupActivity.FADE_GAPS + 10_000;
+        for (long g = 0; g < old; g++) {
+            groups.written("old" + g, 0);
+            groups.written("old" + g, 1_000);
+        }
+        groups.fadeReturnGaps();
+        for (long g = 0; g < 100_000; g++) { // fewer than the old gaps, more than half of them
+            groups.written("new" + g, 0);
+            groups.written("new" + g, 10_000);
+        }
+        assertTrue(groups.endAfterMs(0.5) >= 10_000, "the median should be a new gap: " + groups.endAfterMs(0.5));
+    }
+
     @Test
     void fewReturnsAreNotTrusted() {
         for (int g = 0; g < GroupActivity.MIN_GAPS - 1; g++) {
