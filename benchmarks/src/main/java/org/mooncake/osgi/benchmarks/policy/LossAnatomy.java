@@ -128,23 +128,38 @@ public final class LossAnatomy {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "%,d reads after a key's first, %.0f ms of recompute; %.2f%% saved, %.2f%% lost%n",
                 all.reads, all.costMs, 100 * all.hitCostMs / all.costMs, 100 * all.lostMs() / all.costMs));
-        table(out, "data type", by(c -> c.type().name()));
-        table(out, "read", by(c -> c.nth().ordinal() + " " + c.nth().label));
-        table(out, "since the previous read", by(c -> c.gap().ordinal() + " " + c.gap().label));
-        table(out, "previous read", by(c -> c.otherGroup() ? "by another group" : "by the same group"));
-        table(out, "previous read's write-back", by(c -> c.afterDrop() ? "found no room" : "stored, or a hit"));
-        table(out, "data type, previous write-back", by(c -> c.type().name() + ", " + (c.afterDrop() ? "found no room" : "stored, or a hit")));
-        table(out, "data type, read", by(c -> c.type().name() + ", " + c.nth().ordinal() + " " + c.nth().label));
-        table(out, "data type, since the previous read",
-                by(c -> c.type().name() + ", " + c.gap().ordinal() + " " + c.gap().label));
+        table(out, "data type", Cell::type, ObjectDataType::name);
+        table(out, "read", Cell::nth, n -> n.label);
+        table(out, "since the previous read", Cell::gap, g -> g.label);
+        table(out, "previous read", Cell::otherGroup, other -> other ? "by another group" : "by the same group");
+        table(out, "previous read's write-back", Cell::afterDrop, LossAnatomy::writeBack);
+        table(out, "data type, previous write-back", c -> new Two<>(c.type(), c.afterDrop()),
+                k -> k.first().name() + ", " + writeBack(k.second()));
+        table(out, "data type, read", c -> new Two<>(c.type(), c.nth()), k -> k.first().name() + ", " + k.second().label);
+        table(out, "data type, since the previous read", c -> new Two<>(c.type(), c.gap()),
+                k -> k.first().name() + ", " + k.second().label);
         return out.toString();
     }
 
-    private void table(StringBuilder out, String title, Map<String, Tally> rows) {
+    private static String writeBack(boolean dropped) {
+        return dropped ? "found no room" : "stored, or a hit";
+    }
+
+    /** Two properties as one key, ordered by the first, then the second. */
+    private record Two<A extends Comparable<A>, B extends Comparable<B>>(A first, B second) implements Comparable<Two<A, B>> {
+        @Override
+        public int compareTo(Two<A, B> o) {
+            int c = first.compareTo(o.first);
+            return c != 0 ? c : second.compareTo(o.second);
+        }
+    }
+
+    /** One table, its rows in the order of {@code key} (enums in their declared order), each named by {@code label}. */
+    private <K extends Comparable<? super K>> void table(StringBuilder out, String title, Function<Cell, K> key,
+            Function<K, String> label) {
         out.append(String.format(Locale.ROOT, "%n| %s | reads | hit | share of cost | lost (points) |%n|---|---:|---:|---:|---:|%n", title));
-        rows.forEach((k, t) -> out.append(String.format(Locale.ROOT, "| %s | %,d | %.1f%% | %.2f%% | %.2f |%n",
-                k.replaceAll("(^|, )\\d ", "$1"), t.reads, 100.0 * t.hits / t.reads, 100 * t.costMs / all.costMs,
-                100 * t.lostMs() / all.costMs)));
+        by(key).forEach((k, t) -> out.append(String.format(Locale.ROOT, "| %s | %,d | %.1f%% | %.2f%% | %.2f |%n",
+                label.apply(k), t.reads, 100.0 * t.hits / t.reads, 100 * t.costMs / all.costMs, 100 * t.lostMs() / all.costMs)));
     }
 
     public static void main(String[] args) {
