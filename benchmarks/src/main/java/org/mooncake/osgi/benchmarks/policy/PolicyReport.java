@@ -85,6 +85,11 @@ final class PolicyReport {
         return out;
     }
 
+    /** How a policy is named in tables and charts: oracles say that they know the future. */
+    private static String label(String policy) {
+        return BenchPolicies.ORACLES.contains(policy) ? policy + " (knows the future)" : policy;
+    }
+
     private TreeSet<Double> capacities(String group) {
         TreeSet<Double> caps = new TreeSet<>();
         cells.stream().filter(c -> c.group().equals(group)).forEach(c -> caps.add(c.capacityFraction()));
@@ -187,7 +192,8 @@ final class PolicyReport {
         b.append(String.format(Locale.ROOT, "%nCost-aware %s the better of default and balanced (%.2f%% vs %.2f%%); it closes "
                 + "%.0f%% of the gap to FOO-L (%.2f%%).", ours.mean() > better ? "**beats**" : "**does not beat**",
                 100 * ours.mean(), 100 * better, 100 * closed, 100 * bound.mean()));
-        for (String o : shown(group).subList(BenchPolicies.ALL.size(), shown(group).size())) {
+        List<String> shown = shown(group);
+        for (String o : shown.subList(BenchPolicies.ALL.size(), shown.size())) {
             Stat knows = stat(group, cap, o, PolicyReport::saving);
             g.put(o.replace('-', '_'), knows.mean());
             b.append(String.format(Locale.ROOT, " %s, which knows the future, reaches %.2f%%: %.0f%% of the gap.", o,
@@ -201,7 +207,7 @@ final class PolicyReport {
         b.append("| policy | saving nc | saving all | hidden hit nc | hidden byte hit | hidden share of cache | KV hit | prefix KV hit | of FOO-L | evictions | round mean / max ms |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String p : shown(group)) {
             b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %.2f / %.1f |%n",
-                    BenchPolicies.ORACLES.contains(p) ? p + " (knows the future)" : p,
+                    label(p),
                     stat(group, cap, p, PolicyReport::saving).pct(), stat(group, cap, p, c -> c.result().savingRate()).pct(),
                     stat(group, cap, p, PolicyReport::hiddenHit).pct(),
                     stat(group, cap, p, c -> c.result().types.getOrDefault(ObjectDataType.HIDDEN_STATE, new RunResult.PerType())
@@ -274,7 +280,7 @@ final class PolicyReport {
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         List<Double> xs = capacities(group).stream().map(c -> 100 * c).toList();
         for (String p : shown(group)) {
-            var series = chart.addSeries(BenchPolicies.ORACLES.contains(p) ? p + " (knows the future)" : p, xs,
+            var series = chart.addSeries(label(p), xs,
                     capacities(group).stream().map(c -> 100 * stat(group, c, p, f).mean()).toList());
             if (BenchPolicies.ORACLES.contains(p)) {
                 series.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DOT);

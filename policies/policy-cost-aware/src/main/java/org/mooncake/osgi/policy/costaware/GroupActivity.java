@@ -114,12 +114,8 @@ final class GroupActivity {
      * {@link #MIN_GAPS} of them. Any thread; reads only.
      */
     long endAfterMs(double quantile) {
-        long[] n = new long[returnGaps.length];
-        long total = 0;
-        for (int b = 0; b < n.length; b++) {
-            n[b] = returnGaps[b].sum();
-            total += n[b];
-        }
+        long[] n = returnGapCounts();
+        long total = java.util.Arrays.stream(n).sum();
         if (total < MIN_GAPS) {
             return Long.MAX_VALUE;
         }
@@ -153,11 +149,12 @@ final class GroupActivity {
     }
 
     int classOf(String group) {
-        if (group == null) {
-            return NONE;
-        }
-        Counts c = groups.get(group);
-        return c == null ? UNREAD_SHORT : classOf(c);
+        return classOf(group, group == null ? null : groups.get(group));
+    }
+
+    /** The class of {@code group}, whose counts are {@code c} (null when not tracked). */
+    private static int classOf(String group, Counts c) {
+        return group == null ? NONE : c == null ? UNREAD_SHORT : classOf(c);
     }
 
     /**
@@ -186,7 +183,7 @@ final class GroupActivity {
         private void look(String g) {
             if (!known || g != group) {
                 Counts c = g == null ? null : groups.get(g);
-                groupClass = g == null ? NONE : c == null ? UNREAD_SHORT : GroupActivity.classOf(c);
+                groupClass = GroupActivity.classOf(g, c);
                 lastWriteMs = c == null ? Long.MAX_VALUE : c.lastWriteMs;
                 group = g;
                 known = true;
@@ -207,15 +204,19 @@ final class GroupActivity {
         return groups.size();
     }
 
-    /** Halves the return gaps counted once they pass {@link #FADE_GAPS}, so that recent ones weigh more. Eviction thread. */
-    void fadeReturnGaps() {
-        long total = 0;
+    /** The return gaps counted so far, by bucket. */
+    private long[] returnGapCounts() {
         long[] n = new long[returnGaps.length];
         for (int b = 0; b < n.length; b++) {
             n[b] = returnGaps[b].sum();
-            total += n[b];
         }
-        if (total > FADE_GAPS) {
+        return n;
+    }
+
+    /** Halves the return gaps counted once they pass {@link #FADE_GAPS}, so that recent ones weigh more. Eviction thread. */
+    void fadeReturnGaps() {
+        long[] n = returnGapCounts();
+        if (java.util.Arrays.stream(n).sum() > FADE_GAPS) {
             for (int b = 0; b < n.length; b++) {
                 returnGaps[b].add(-n[b] / 2);
             }
