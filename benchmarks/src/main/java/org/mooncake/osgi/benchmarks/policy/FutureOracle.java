@@ -105,11 +105,16 @@ final class FutureOracle implements EvictionPolicy, ForwardsLearning, Simulation
     private Iterator<CandidateView> hiddenReuse(EvictionRequest request) {
         List<CandidateView> hidden = eligible(request, ObjectDataType.HIDDEN_STATE);
         List<CandidateView> useless = new ArrayList<>();
-        List<CandidateView> needed = new ArrayList<>();
+        List<Ranked> needed = new ArrayList<>();
         for (CandidateView c : hidden) {
-            (untilNextRead(c.key().key()) == Integer.MAX_VALUE ? useless : needed).add(c);
+            int d = untilNextRead(c.key().key()); // once per candidate, not per comparison
+            if (d == Integer.MAX_VALUE) {
+                useless.add(c);
+            } else {
+                needed.add(new Ranked(c, -d)); // farthest next read first
+            }
         }
-        needed.sort(Comparator.comparingInt((CandidateView c) -> untilNextRead(c.key().key())).reversed());
+        needed.sort(Comparator.comparingDouble(Ranked::worth));
         Iterator<CandidateView> ranked = costAware.plan(request);
         List<CandidateView> order = new ArrayList<>(useless);
         while (ranked.hasNext()) {
@@ -118,7 +123,7 @@ final class FutureOracle implements EvictionPolicy, ForwardsLearning, Simulation
                 order.add(c);
             }
         }
-        order.addAll(needed);
+        needed.forEach(r -> order.add(r.candidate()));
         return order.iterator();
     }
 
