@@ -29,4 +29,8 @@ public @interface CostAwareConfig {
             + "longer than this quantile of the gaps after which groups wrote again (0 turns it off)")
     double group_end_quantile() default 0.99;
 
+    @AttributeDefinition(description = "The group-only hint is followed while at most this share of the group-only objects of ended "
+            + "groups is read again (a hit, or a write-back after their eviction); above it they are ranked by learned worth. 1: always")
+    double group_only_read_again_max() default 0.1;
+
 }

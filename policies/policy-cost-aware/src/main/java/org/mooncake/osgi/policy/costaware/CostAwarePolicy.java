@@ -35,7 +35,9 @@ import org.osgi.service.metatype.annotations.Designate;
  * <p>An object put as read by its group only ({@link CandidateView#groupOnly}) goes first, whatever
  * its worth, once its group has written nothing for longer than {@code group_end_quantile} of the
  * gaps after which groups wrote again ({@link GroupActivity#endAfterMs}): its reuse ended with
- * the group.
+ * the group. The hint is checked, not trusted: such objects form a class of their own in the
+ * model, and if more than {@code group_only_read_again_max} of them are read again after all, the
+ * hint is ignored and they are ranked by the worth learned for that class.
  *
  * <p>Pass order is upstream's: soft-pinned objects only in pass 2, after the others. A round
  * ranks up to {@code scan_objects} of the oldest candidates, then continues in lease order. Observer calls run on request threads and only count; planning runs on the eviction
@@ -60,11 +62,15 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     private static final ObjectDataType[] TYPES = ObjectDataType.values();
     /** The score of an object whose group has ended: above any worth's, so it goes first. */
     static final double GROUP_ENDED = 1e30;
+    /** Ended spells of group-only objects seen before their share read again is judged (as {@link GroupActivity#MIN_GAPS}). */
+    static final double HINT_EVIDENCE = 64;
 
     private final ReuseModel model = new ReuseModel();
     private final GroupActivity groups = new GroupActivity();
     private final GhostList ghosts;
     private volatile CostAwareSettings settings;
+    /** The quiet time after which a group counts as ended, as the last round learned it (read by observers). */
+    private volatile long groupEndMs = Long.MAX_VALUE;
 
     /** With the defaults: what the benchmark and embedders use. */
     public CostAwarePolicy() {
@@ -97,10 +103,14 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     public String describe() {
         CostAwareSettings s = settings;
         long end = s.groupEndQuantile() == 0 ? Long.MAX_VALUE : groups.endAfterMs(s.groupEndQuantile());
+        double readAgain = model.readAgainShare(GroupActivity.ENDED, HINT_EVIDENCE);
         return String.format(Locale.ROOT, "%s worth_resolution=%s scan_objects=%d half_life_events=%d ghost_entries=%d (%d held) "
-                + "group_end_quantile=%s (%s) learned_events=%d%s",
+                + "group_end_quantile=%s (%s) group_only_read_again_max=%s (%s) learned_events=%d%s",
                 NAME, s.worthResolution(), s.scanObjects(), s.halfLifeEvents(), s.ghostEntries(), ghosts.size(),
                 s.groupEndQuantile(), s.groupEndQuantile() == 0 ? "off" : end == Long.MAX_VALUE ? "learning" : "ended after " + end + " ms",
+                s.groupOnlyReadAgainMax(), Double.isNaN(readAgain) ? "hint followed, too few ended yet"
+                        : String.format(Locale.ROOT, "%.1f%% read again, hint %s", 100 * readAgain,
+                                readAgain > s.groupOnlyReadAgainMax() ? "ignored" : "followed"),
                 model.events(),
                 s.defaultCostMsPerMiB().isEmpty() ? "" : " default_cost_ms_per_mib=" + s.defaultCostMsPerMiB());
     }
@@ -119,7 +129,8 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
 
     @Override
     public void hit(CandidateView object, long previousAccessMs, long nowMs) {
-        int cls = ReuseModel.objectClass(object.hitCount() - 1, groups.classOfThenHit(object.groupId(), nowMs));
+        int cls = ReuseModel.objectClass(object.hitCount() - 1,
+                groups.classOfThenHit(object.groupId(), object.groupOnly(), nowMs, groupEndMs));
         model.recordHit(object.dataType(), cls, nowMs - previousAccessMs);
     }
 
@@ -153,11 +164,12 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         long[] lastAccess = ghosting ? new long[count] : null;
         long[] idle = ghosting ? new long[count] : null;
         GroupActivity.RunMemo memo = groups.new RunMemo();
+        long end = groupEndMs;
         int runCell = -1;
         long run = 0;
         for (int i = 0; i < count; i++) {
             CandidateView v = victims[i];
-            int cls = ReuseModel.objectClass(v.hitCount(), memo.classOf(v.groupId()));
+            int cls = ReuseModel.objectClass(v.hitCount(), memo.classOf(v.groupId(), v.groupOnly(), nowMs, end));
             long last = v.lastAccessMs();
             long idleMs = nowMs - last;
             int cell = ReuseModel.eventCell(v.dataType(), cls, idleMs);
@@ -203,13 +215,16 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         }
         GroupActivity.RunMemo memo = groups.new RunMemo();
         long groupEnd = s.groupEndQuantile() > 0 ? groups.endAfterMs(s.groupEndQuantile()) : Long.MAX_VALUE;
+        groupEndMs = groupEnd;
+        boolean followHint = followsGroupOnlyHint(s);
         return c -> {
-            int cls = ReuseModel.objectClass(c.hitCount(), memo.classOf(c.groupId()));
+            int groupClass = memo.classOf(c.groupId(), c.groupOnly(), now, groupEnd);
+            int cls = ReuseModel.objectClass(c.hitCount(), groupClass);
             double mib = Math.max(1, c.sizeBytes()) / MIB;
             double cost = Double.isNaN(c.recomputeCostMs()) ? costPerMiB[c.dataType().ordinal()] * mib : c.recomputeCostMs();
             double worth = model.densityCountingResident(c.dataType(), cls, now - c.lastAccessMs()) * cost / mib;
             // after the density, which counts it as a resident of its class: it is one until it goes
-            if (c.groupOnly() && now - memo.lastWriteMs(c.groupId()) > groupEnd) {
+            if (groupClass == GroupActivity.ENDED && followHint) {
                 return GROUP_ENDED; // only its group reads it, and the group has most likely ended
             }
             // Worth in steps of worth_resolution: estimates are noisy, so the model overrides
@@ -217,6 +232,16 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
             // getExponent is floor(log2) without a logarithm.
             return -Math.floor(Math.getExponent(Math.max(worth, Double.MIN_NORMAL)) / log2Resolution);
         };
+    }
+
+    /**
+     * Whether ended groups' group-only objects go first: unless more than
+     * {@code group_only_read_again_max} of those the model saw end their idle spell were read
+     * again (a connector that marks shared objects group-only). Otherwise they are ranked by
+     * the worth the model learns for them, as a class of their own. Eviction thread.
+     */
+    private boolean followsGroupOnlyHint(CostAwareSettings s) {
+        return !(model.readAgainShare(GroupActivity.ENDED, HINT_EVIDENCE) > s.groupOnlyReadAgainMax());
     }
 
     @Override

@@ -18,11 +18,14 @@ import org.mooncake.osgi.store.api.ObjectDataType;
  * @param groupEndQuantile    a group silent longer than this quantile of the gaps after which
  *                            groups wrote again has ended, and its group-only objects go first;
  *                            0 turns it off
+ * @param groupOnlyReadAgainMax the group-only hint is followed while at most this share of the
+ *                            group-only objects of ended groups is read again; 1 follows it always
  */
 record CostAwareSettings(Map<ObjectDataType, Double> defaultCostMsPerMiB, int scanObjects, long halfLifeEvents,
-        int ghostEntries, double priorEvents, double worthResolution, double groupEndQuantile) {
+        int ghostEntries, double priorEvents, double worthResolution, double groupEndQuantile,
+        double groupOnlyReadAgainMax) {
 
-    static final CostAwareSettings DEFAULTS = new CostAwareSettings(Map.of(), 131_072, 100_000, 262_144, 8, 4, 0.99);
+    static final CostAwareSettings DEFAULTS = new CostAwareSettings(Map.of(), 131_072, 100_000, 262_144, 8, 4, 0.99, 0.1);
     private static final double FALLBACK_COST_MS_PER_MIB = 1;
 
     CostAwareSettings {
@@ -37,11 +40,14 @@ record CostAwareSettings(Map<ObjectDataType, Double> defaultCostMsPerMiB, int sc
                 "worth_resolution must be a finite factor > 1, was " + worthResolution);
         require(groupEndQuantile >= 0 && groupEndQuantile < 1,
                 "group_end_quantile must be at least 0 (off) and below 1, was " + groupEndQuantile);
+        require(groupOnlyReadAgainMax > 0 && groupOnlyReadAgainMax <= 1,
+                "group_only_read_again_max must be above 0 and at most 1 (always follow the hint), was " + groupOnlyReadAgainMax);
     }
 
     static CostAwareSettings from(CostAwareConfig c) {
         return new CostAwareSettings(parseCosts(c.default_cost_ms_per_mib()), c.scan_objects(), c.half_life_events(),
-                c.ghost_entries(), c.prior_events(), c.worth_resolution(), c.group_end_quantile());
+                c.ghost_entries(), c.prior_events(), c.worth_resolution(), c.group_end_quantile(),
+                c.group_only_read_again_max());
     }
 
     /** Parses {@code TYPE=ms_per_mib} entries; a malformed one fails with its text. */

@@ -30,13 +30,15 @@ import java.util.concurrent.atomic.LongAdder;
  * objects are ranked as any others).
  */
 final class GroupActivity {
-    static final int CLASSES = 6;
+    static final int CLASSES = 7;
     static final int NONE = 0;
     static final int UNREAD_SHORT = 1;
     static final int UNREAD_MEDIUM = 2;
     static final int UNREAD_LONG = 3;
     static final int SOME_REUSE = 4;
     static final int MUCH_REUSE = 5;
+    /** A group-only object of a group quiet past {@link #endAfterMs}: its own class, so that the model learns what the hint is worth. */
+    static final int ENDED = 6;
     /** Activity this close to the group's last is one burst (a request's reads and writes), not a return. */
     static final long BURST_MS = 50;
     /** Return gaps seen before their quantile is trusted. */
@@ -135,6 +137,14 @@ final class GroupActivity {
 
     /** The group's class as it was before this hit, then the hit counted: one look-up on the read path. */
     int classOfThenHit(String group, long nowMs) {
+        return classOfThenHit(group, false, nowMs, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #classOfThenHit(String, long)}, with {@link #ENDED} for a group-only object of a
+     * group that has not written for more than {@code endAfterMs}.
+     */
+    int classOfThenHit(String group, boolean groupOnly, long nowMs, long endAfterMs) {
         if (group == null) {
             return NONE;
         }
@@ -142,7 +152,7 @@ final class GroupActivity {
         if (c == null) {
             return UNREAD_SHORT;
         }
-        int before = classOf(c);
+        int before = groupOnly && nowMs - c.lastWriteMs > endAfterMs ? ENDED : classOf(c);
         c.hit();
         c.lastActiveMs = nowMs;
         return before;
@@ -174,10 +184,10 @@ final class GroupActivity {
             return groupClass;
         }
 
-        /** When {@code g} last wrote; {@link Long#MAX_VALUE} for no group or one not tracked (nothing known). */
-        long lastWriteMs(String g) {
+        /** {@link #ENDED} for a group-only object of a group quiet for more than {@code endAfterMs}, else as {@link #classOf(String)}. */
+        int classOf(String g, boolean groupOnly, long nowMs, long endAfterMs) {
             look(g);
-            return lastWriteMs;
+            return groupOnly && lastWriteMs != Long.MAX_VALUE && nowMs - lastWriteMs > endAfterMs ? ENDED : groupClass;
         }
 
         private void look(String g) {

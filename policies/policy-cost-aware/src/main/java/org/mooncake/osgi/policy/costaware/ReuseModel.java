@@ -121,6 +121,26 @@ final class ReuseModel {
         return density[c];
     }
 
+    /**
+     * Of the idle spells of this group class's objects that ended, the share that ended in a
+     * read (a hit, or a write-back after an eviction), with the model's fading; NaN when fewer
+     * than {@code minEnds} ended. Eviction thread.
+     */
+    double readAgainShare(int groupClass, double minEnds) {
+        double read = 0;
+        double ended = 0;
+        for (int t = 0; t < TYPES; t++) {
+            for (int h = 0; h < HIT_CLASSES; h++) {
+                int base = (t * CLASSES + groupClass * HIT_CLASSES + h) * AGE_BUCKETS;
+                for (int b = 0; b < AGE_BUCKETS; b++) {
+                    read += smoothedHits[base + b];
+                    ended += smoothedEnds[base + b];
+                }
+            }
+        }
+        return ended < minEnds ? Double.NaN : read / ended;
+    }
+
     /** Events folded into the model so far. */
     long events() {
         return events;

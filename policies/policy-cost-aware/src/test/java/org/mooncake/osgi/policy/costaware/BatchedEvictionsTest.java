@@ -21,37 +21,12 @@ import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
  * group or one model cell, and ghosts grouped by stripe, must come out as if taken one by one.
  */
 class BatchedEvictionsTest {
-    private record View(ObjectKey key, long sequence, ObjectDataType dataType, long lastAccessMs, long hitCount,
-            String groupId) implements CandidateView {
-        @Override
-        public long sizeBytes() {
-            return dataType == ObjectDataType.HIDDEN_STATE ? 16_384 : 1_024;
-        }
-
-        @Override
-        public double recomputeCostMs() {
-            return Double.NaN;
-        }
-
-        @Override
-        public long softPinDeadlineMs() {
-            return 0;
-        }
-
-        @Override
-        public long leaseExpiresAtMs() {
-            return lastAccessMs;
-        }
-
-        @Override
-        public long putTimeMs() {
-            return lastAccessMs;
-        }
-    }
-
-    /** Sessions of a few objects each (runs of one group id, as a round meets them), some without a group. */
-    private static List<View> victims(int n, Random r) {
-        List<View> out = new ArrayList<>();
+    /**
+     * Sessions of a few objects each (runs of one group id, as a round meets them), some without a
+     * group, some put as read by their group only.
+     */
+    private static List<TestCandidate> victims(int n, Random r) {
+        List<TestCandidate> out = new ArrayList<>();
         String[] sessions = new String[200];
         for (int s = 0; s < sessions.length; s++) {
             sessions[s] = "session-" + s;
@@ -59,7 +34,8 @@ class BatchedEvictionsTest {
         for (int i = 0; i < n; i++) {
             String group = r.nextInt(10) == 0 ? null : sessions[(i / 7) % sessions.length];
             ObjectDataType type = r.nextInt(20) == 0 ? ObjectDataType.HIDDEN_STATE : ObjectDataType.KVCACHE;
-            out.add(new View(ObjectKey.of("o" + i), i, type, 1_000 + r.nextInt(50_000), r.nextInt(5), group));
+            out.add(new TestCandidate(ObjectKey.of("o" + i), i, type, type == ObjectDataType.HIDDEN_STATE ? 16_384 : 1_024,
+                    Double.NaN, 1_000 + r.nextInt(50_000), r.nextInt(5), group, group != null && r.nextInt(4) == 0));
         }
         return out;
     }
@@ -69,9 +45,9 @@ class BatchedEvictionsTest {
         Random r = new Random(7);
         CostAwarePolicy oneByOne = new CostAwarePolicy();
         CostAwarePolicy batched = new CostAwarePolicy();
-        List<View> all = victims(5_000, r);
+        List<TestCandidate> all = victims(5_000, r);
         long now = 100_000;
-        for (View v : all) { // writes first, so that groups have a history of their own
+        for (TestCandidate v : all) { // writes first, so that groups have a history of their own
             oneByOne.written(v, v.lastAccessMs());
             batched.written(v, v.lastAccessMs());
             if (v.hitCount() > 2) {
@@ -79,6 +55,9 @@ class BatchedEvictionsTest {
                 batched.hit(v, v.lastAccessMs() - 10, v.lastAccessMs());
             }
         }
+        EvictionRequest learn = new EvictionRequest(now, 1, 1L << 30, 1L << 29, 1L << 20, 0.01, List.of());
+        oneByOne.score(learn); // learns when a group has ended, so that group-only victims of ended groups are classed so
+        batched.score(learn);
         for (int i = 0; i < all.size();) {
             int n = Math.min(all.size() - i, 1 + r.nextInt(1_100));
             CandidateView[] batch = all.subList(i, i + n).toArray(new CandidateView[1_100]); // longer than the batch, as the master's
@@ -99,10 +78,11 @@ class BatchedEvictionsTest {
         EvictionRequest request = new EvictionRequest(now + 10_000, 1, 1L << 30, 1L << 29, 1L << 20, 0.01, List.of());
         ToDoubleFunction<CandidateView> a = oneByOne.score(request);
         ToDoubleFunction<CandidateView> b = batched.score(request);
-        for (View v : victims(2_000, new Random(8))) {
+        for (TestCandidate v : victims(2_000, new Random(8))) {
             assertEquals(a.applyAsDouble(v), b.applyAsDouble(v), "score of " + v);
         }
         assertEquals(oneByOne.describe(), batched.describe());
+        assertTrue(batched.model().readAgainShare(GroupActivity.ENDED, 1) >= 0, "some victims were of the ended class");
         for (ObjectDataType t : ObjectDataType.values()) { // every cell of the model, not only where scores fall
             for (int cls = 0; cls < ReuseModel.CLASSES; cls++) {
                 for (int bucket = 0; bucket < ReuseModel.AGE_BUCKETS; bucket++) {

@@ -51,9 +51,25 @@ class GroupActivityTest {
         assertTrue(end >= 1_000 && end < 1_500, "99% came back within about a second: " + end);
         long longest = groups.endAfterMs(0.999);
         assertTrue(longest >= 59_000 && longest < 90_000, "one in a hundred took a minute: " + longest);
+    }
+
+    /** A group-only object of a group quiet past the end is a class of its own; nothing else is. */
+    @Test
+    void aGroupOnlyObjectOfAGroupQuietPastTheEndIsClassedEnded() {
+        long end = 1_448;
+        groups.written("g", 0);
+        groups.written("g", 60_000);
+        groups.hit("g", 65_000); // a read, maybe by another group: the group is still quiet since its write
+        int before = groups.classOf("g");
         GroupActivity.RunMemo memo = groups.new RunMemo();
-        assertEquals(60_000, memo.lastWriteMs("g99"), "its last write, not the later hit");
-        assertEquals(Long.MAX_VALUE, memo.lastWriteMs("never-seen"), "an unknown group is never taken as ended");
+        assertEquals(before, memo.classOf("g", true, 60_000 + end, end), "quiet for exactly the end: still live");
+        assertEquals(GroupActivity.ENDED, memo.classOf("g", true, 60_001 + end, end), "from its last write, not the later hit");
+        assertEquals(before, memo.classOf("g", false, 70_000, end), "an object without the hint keeps its group's class");
+        assertEquals(GroupActivity.UNREAD_SHORT, memo.classOf("never-seen", true, 70_000, end), "an unknown group never ends");
+        assertEquals(GroupActivity.NONE, memo.classOf(null, true, 70_000, end));
+        assertEquals(before, memo.classOf("g", true, 70_000, Long.MAX_VALUE), "no end learned yet: no group has ended");
+        assertEquals(GroupActivity.ENDED, groups.classOfThenHit("g", true, 70_000, end), "the class before a hit, too");
+        assertEquals(before, groups.classOfThenHit("g", false, 70_000, end));
     }
 
     /** Past {@link GroupActivity#FADE_GAPS} the old gaps count half, so that a change of pace shows. */
