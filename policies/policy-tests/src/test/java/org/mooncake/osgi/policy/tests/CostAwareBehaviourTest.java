@@ -123,15 +123,8 @@ class CostAwareBehaviourTest {
         assertEquals(held - 1, p.ghostsHeld(), "a removed key is no ghost");
     }
 
-    /**
-     * An object put as read by its group only goes first once its group has written nothing for
-     * longer than almost every return the policy has seen (here all returns took 1 s); an object
-     * of the same group and cost without the hint, and one of a group still writing, stay.
-     */
-    @Test
-    void aGroupOnlyObjectGoesFirstOnceItsGroupHasEnded() {
-        Store s = new Store(new CostAwarePolicy());
-        ReplicateConfig dear = ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).recomputeCostMs(1_000).build();
+    /** 80 groups that each write again after 1 s: the policy learns that a group quiet for longer has ended. */
+    private static void teachOneSecondReturns(Store s) {
         ReplicateConfig cheap = KV.toBuilder().recomputeCostMs(1).build();
         int teachers = 80; // more return gaps than the policy needs before it trusts their quantile
         for (int i = 0; i < teachers; i++) {
@@ -143,20 +136,87 @@ class CostAwareBehaviourTest {
             s.access("t" + i + "-next", cheap.toBuilder().groupId("t" + i).build());
             s.now.addAndGet(10);
         }
-        s.access("dead-upload", dear.toBuilder().groupId("dead").groupOnly(true).build());
-        s.access("dead-shared", dear.toBuilder().groupId("dead").build());
-        s.access("live-upload", dear.toBuilder().groupId("live").groupOnly(true).build());
+    }
+
+    private static final ReplicateConfig DEAR = ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).recomputeCostMs(1_000).build();
+    private static final ReplicateConfig CHEAP = KV.toBuilder().recomputeCostMs(1).build();
+
+    /**
+     * An object put as read by its group only goes first once its group has written nothing for
+     * longer than almost every return the policy has seen (here all returns took 1 s); an object
+     * of the same group and cost without the hint, and one of a group still writing, stay.
+     */
+    @Test
+    void aGroupOnlyObjectGoesFirstOnceItsGroupHasEnded() {
+        Store s = new Store(new CostAwarePolicy());
+        teachOneSecondReturns(s);
+        s.access("dead-upload", DEAR.toBuilder().groupId("dead").groupOnly(true).build());
+        s.access("dead-shared", DEAR.toBuilder().groupId("dead").build());
+        s.access("live-upload", DEAR.toBuilder().groupId("live").groupOnly(true).build());
         int filler = 0;
         for (int step = 0; step < 15; step++) { // 3 s: "dead" stays quiet, "live" writes a turn every 200 ms
             s.now.addAndGet(200);
-            s.access("live-kv" + step, cheap.toBuilder().groupId("live").build());
+            s.access("live-kv" + step, CHEAP.toBuilder().groupId("live").build());
             for (int i = 0; i < 10; i++) {
-                s.access("filler" + filler++, cheap);
+                s.access("filler" + filler++, CHEAP);
             }
         }
         assertTrue(s.master.stats().evictionRounds() > 2, "the filler made rounds run");
         assertTrue(!s.has("dead-upload"), "the ended group's upload should have gone first");
         assertTrue(s.has("dead-shared"), "the same group's object without the hint is judged on its worth");
         assertTrue(s.has("live-upload"), "a live group's upload stays");
+    }
+
+    /**
+     * A connector that marks shared objects group-only: uploads whose groups never write again are
+     * read every 400 ms by other sessions (one that misses recomputes the object and writes it back
+     * under no group). Once the policy has seen that such objects are read again after all, it
+     * stops following the hint: a new upload of that kind, read as often, then stays like any dear
+     * object instead of going first once its group has gone quiet.
+     */
+    @Test
+    void aGroupOnlyHintThatProvesFalseIsIgnored() {
+        CostAwarePolicy policy = new CostAwarePolicy();
+        Store s = new Store(policy);
+        teachOneSecondReturns(s);
+        for (int i = 0; i < 40; i++) {
+            s.access("shared" + i, DEAR.toBuilder().groupId("liar" + i).groupOnly(true).build());
+        }
+        int filler = 0;
+        for (long rounds = s.master.stats().evictionRounds(); s.master.stats().evictionRounds() == rounds;) {
+            s.access("filler" + filler++, CHEAP); // a round, which also tells the observers when a group has ended
+        }
+        for (int step = 0; step < 10; step++) { // 4 s of others' reads of the 40 "private" uploads, one every 10 ms
+            for (int i = 0; i < 40; i++) {
+                readOrWriteBack(s, "shared" + i, "liar" + i);
+                s.now.addAndGet(10);
+            }
+        }
+        s.access("last", DEAR.toBuilder().groupId("liar-last").groupOnly(true).build());
+        int misses = 0;
+        for (int step = 0; step < 10; step++) { // 4 s more: its group stays quiet, others read it every 400 ms
+            for (int i = 0; i < 40; i++) {
+                if (i == 0) {
+                    misses += s.has("last") ? 0 : 1;
+                    readOrWriteBack(s, "last", "liar-last");
+                }
+                if (i % 4 == 0) {
+                    s.access("filler" + filler++, CHEAP);
+                }
+                s.now.addAndGet(10);
+            }
+        }
+        assertTrue(s.master.stats().evictionRounds() > 10, "the filler made rounds run");
+        assertTrue(policy.describe().contains("hint ignored"), policy.describe());
+        assertEquals(0, misses, "an upload read every 400 ms stays once the hint is ignored");
+    }
+
+    /** A read of a dear upload put as group-only by {@code group}; on a miss, the reader writes it back under no group. */
+    private static void readOrWriteBack(Store s, String key, String group) {
+        if (s.has(key)) {
+            s.access(key, DEAR.toBuilder().groupId(group).groupOnly(true).build());
+        } else {
+            s.access(key, DEAR);
+        }
     }
 }
