@@ -3,7 +3,9 @@ package org.mooncake.osgi.policy.costaware;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
@@ -71,6 +73,8 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     private volatile CostAwareSettings settings;
     /** The quiet time after which a group counts as ended, as the last round learned it (read by observers). */
     private volatile long groupEndMs = Long.MAX_VALUE;
+    /** Of ended groups' group-only objects, the share read again, as the last round saw it; NaN while too few ended. */
+    private volatile double groupOnlyReadAgain = Double.NaN;
 
     /** With the defaults: what the benchmark and embedders use. */
     public CostAwarePolicy() {
@@ -103,7 +107,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     public String describe() {
         CostAwareSettings s = settings;
         long end = s.groupEndQuantile() == 0 ? Long.MAX_VALUE : groups.endAfterMs(s.groupEndQuantile());
-        double readAgain = model.readAgainShare(GroupActivity.ENDED, HINT_EVIDENCE);
+        double readAgain = groupOnlyReadAgain;
         return String.format(Locale.ROOT, "%s worth_resolution=%s scan_objects=%d half_life_events=%d ghost_entries=%d (%d held) "
                 + "group_end_quantile=%s (%s) group_only_read_again_max=%s (%s) learned_events=%d%s",
                 NAME, s.worthResolution(), s.scanObjects(), s.halfLifeEvents(), s.ghostEntries(), ghosts.size(),
@@ -113,6 +117,29 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
                                 readAgain > s.groupOnlyReadAgainMax() ? "ignored" : "followed"),
                 model.events(),
                 s.defaultCostMsPerMiB().isEmpty() ? "" : " default_cost_ms_per_mib=" + s.defaultCostMsPerMiB());
+    }
+
+    /**
+     * The learned quiet time after which a group has ended ({@code group_end_ms}, while known),
+     * the share of ended groups' group-only objects read again ({@code group_only_read_again_share},
+     * once enough have ended), whether the hint is followed, ghosts held and events learned.
+     */
+    @Override
+    public Map<String, Double> learned() {
+        CostAwareSettings s = settings;
+        Map<String, Double> out = new LinkedHashMap<>();
+        long end = s.groupEndQuantile() == 0 ? Long.MAX_VALUE : groups.endAfterMs(s.groupEndQuantile());
+        if (end != Long.MAX_VALUE) {
+            out.put("group_end_ms", (double) end);
+        }
+        double readAgain = groupOnlyReadAgain;
+        if (!Double.isNaN(readAgain)) {
+            out.put("group_only_read_again_share", readAgain);
+        }
+        out.put("group_only_hint_followed", readAgain > s.groupOnlyReadAgainMax() ? 0.0 : 1.0);
+        out.put("ghosts_held", (double) ghosts.size());
+        out.put("learned_events", (double) model.events());
+        return out;
     }
 
     /** The learned model: for tests. */
@@ -241,7 +268,9 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
      * the worth the model learns for them, as a class of their own. Eviction thread.
      */
     private boolean followsGroupOnlyHint(CostAwareSettings s) {
-        return !(model.readAgainShare(GroupActivity.ENDED, HINT_EVIDENCE) > s.groupOnlyReadAgainMax());
+        double readAgain = model.readAgainShare(GroupActivity.ENDED, HINT_EVIDENCE);
+        groupOnlyReadAgain = readAgain;
+        return !(readAgain > s.groupOnlyReadAgainMax());
     }
 
     @Override

@@ -46,7 +46,7 @@ final class ReuseModel {
     /** Residents seen by the last round's scan, still neither hit nor evicted (censored). */
     private double[] residents = new double[CELLS];
     private double[] residentsNext = new double[CELLS];
-    private long events;
+    private volatile long events; // written by the eviction thread, read by operators
 
     ReuseModel() {
         rebuild(8);

@@ -62,6 +62,9 @@ class GroupOnlyHintTest {
         CostAwarePolicy p = taught(3);
         assertEquals(CostAwarePolicy.GROUP_ENDED, scoreOfAnEndedUpload(p), "3% read again: the upload goes first");
         assertTrue(p.describe().contains("3.0% read again, hint followed"), p.describe());
+        assertEquals(0.03, p.learned().get("group_only_read_again_share"), 1e-9);
+        assertEquals(1.0, p.learned().get("group_only_hint_followed"));
+        assertEquals(1023.0, p.learned().get("group_end_ms"), "1 s returns: the end is the upper end of their half-octave");
     }
 
     @Test
@@ -70,11 +73,14 @@ class GroupOnlyHintTest {
         double score = scoreOfAnEndedUpload(p);
         assertTrue(score < CostAwarePolicy.GROUP_ENDED, "40% read again: ranked by worth, was " + score);
         assertTrue(p.describe().contains("40.0% read again, hint ignored"), p.describe());
+        assertEquals(0.0, p.learned().get("group_only_hint_followed"));
     }
 
     @Test
     void tooFewEndedObjectsLeaveTheHintFollowed() {
         CostAwarePolicy p = new CostAwarePolicy();
         assertTrue(p.describe().contains("hint followed, too few ended yet"), p.describe());
+        assertEquals(java.util.Set.of("group_only_hint_followed", "ghosts_held", "learned_events"), p.learned().keySet(),
+                "nothing learned yet: no end, no share");
     }
 }

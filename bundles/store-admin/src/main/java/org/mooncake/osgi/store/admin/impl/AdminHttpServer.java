@@ -8,6 +8,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,6 +18,7 @@ import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -64,6 +66,10 @@ public final class AdminHttpServer {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile StoreClient client;
 
+    /** The policies registered in this container, for what they have learned. */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    private volatile List<EvictionPolicy> policies = List.of();
+
     @Activate
     public AdminHttpServer(Config config) throws IOException {
         if (config.port() < 0 || config.port() > 65535) {
@@ -73,7 +79,7 @@ public final class AdminHttpServer {
         server.setExecutor(executor);
         server.createContext("/health", this::health);
         server.createContext("/metrics", ex -> withMaster(ex, m -> send(ex, 200, PrometheusFormat.CONTENT_TYPE,
-                PrometheusFormat.render(m.stats()))));
+                PrometheusFormat.render(m.stats(), learned()))));
         server.createContext("/stats", ex -> withMaster(ex, m -> sendJson(ex, 200, Map.of("master", m.stats(),
                 "segments", m.segments()))));
         server.createContext("/get_all_segments", ex -> withMaster(ex, m -> sendJson(ex, 200, m.segments())));
@@ -81,6 +87,22 @@ public final class AdminHttpServer {
         server.start();
         LOG.log(Level.INFO, "admin endpoint on http://{0}:{1}/", config.bind_address(),
                 String.valueOf(server.getAddress().getPort()));
+    }
+
+    /** What each registered policy has learned, by name; a policy that fails to say is logged and left out. */
+    private Map<String, Map<String, Double>> learned() {
+        Map<String, Map<String, Double>> out = new java.util.TreeMap<>();
+        for (EvictionPolicy p : policies) {
+            try {
+                Map<String, Double> figures = p.learned();
+                if (!figures.isEmpty()) {
+                    out.put(p.name(), figures);
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "policy " + p.name() + " could not tell what it has learned", e);
+            }
+        }
+        return out;
     }
 
     /** The port actually bound (differs from the configured one when that was 0). */

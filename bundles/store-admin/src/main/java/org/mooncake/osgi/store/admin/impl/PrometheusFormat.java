@@ -1,6 +1,7 @@
 package org.mooncake.osgi.store.admin.impl;
 
 import java.util.Locale;
+import java.util.Map;
 
 import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.master.TypeStats;
@@ -13,6 +14,14 @@ final class PrometheusFormat {
     }
 
     static String render(MasterStats s) {
+        return render(s, Map.of());
+    }
+
+    /**
+     * With what each eviction policy has learned ({@code EvictionPolicy.learned()}, by policy name),
+     * as {@code mooncake_eviction_policy_learned{policy, figure}}; non-finite figures are left out.
+     */
+    static String render(MasterStats s, Map<String, Map<String, Double>> learned) {
         StringBuilder b = new StringBuilder(4096);
         gauge(b, "mooncake_capacity_bytes", "Bytes of all mounted segments", s.capacityBytes());
         gauge(b, "mooncake_used_bytes", "Bytes allocated to objects", s.usedBytes());
@@ -31,6 +40,15 @@ final class PrometheusFormat {
         for (String p : s.availablePolicies()) {
             b.append("mooncake_eviction_policy_active{policy=\"").append(escape(p)).append("\"} ")
                     .append(p.equals(s.activePolicy()) ? 1 : 0).append('\n');
+        }
+        if (!learned.isEmpty()) {
+            header(b, "mooncake_eviction_policy_learned", "gauge", "What an eviction policy has learned (see the policy's docs)");
+            learned.forEach((policy, figures) -> figures.forEach((figure, v) -> {
+                if (v != null && Double.isFinite(v)) {
+                    b.append("mooncake_eviction_policy_learned{policy=\"").append(escape(policy)).append("\",figure=\"")
+                            .append(escape(figure)).append("\"} ").append(number(v)).append('\n');
+                }
+            }));
         }
         perType(b, s, "mooncake_type_objects", "gauge", "Readable objects by data type", TypeStats::objects);
         perType(b, s, "mooncake_type_bytes", "gauge", "Bytes of readable objects by data type", TypeStats::bytes);

@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,7 @@ import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.master.impl.MasterSettings;
 import org.mooncake.osgi.store.master.impl.PolicySelector;
 import org.mooncake.osgi.store.master.impl.StoreMaster;
+import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -84,6 +87,50 @@ class AdminEndpointTest {
         assertTrue(body.contains("mooncake_type_hits_total{type=\"HIDDEN_STATE\"} 1\n"), body);
         assertTrue(body.contains("mooncake_eviction_policy_active{policy=\"lease-lru\"} 1\n"), body);
         assertTrue(body.contains("# TYPE mooncake_eviction_rounds_total counter\n"), body);
+    }
+
+    /** What each registered policy has learned, as gauges; non-finite figures and policies that fail are left out. */
+    @Test
+    void metricsCarryWhatThePoliciesHaveLearned() throws Exception {
+        attachMaster();
+        EvictionPolicy learning = policy("learning", () -> {
+            Map<String, Double> m = new java.util.LinkedHashMap<>();
+            m.put("group_end_ms", 2896.0);
+            m.put("not_known", Double.NaN);
+            return m;
+        });
+        EvictionPolicy failing = policy("failing", () -> {
+            throw new IllegalStateException("broken");
+        });
+        var f = AdminHttpServer.class.getDeclaredField("policies");
+        f.setAccessible(true);
+        f.set(server, List.of(learning, failing, new LeaseOrderPolicy()));
+        HttpResponse<String> r = get("/metrics");
+        assertEquals(200, r.statusCode());
+        String body = r.body();
+        assertTrue(body.contains("# TYPE mooncake_eviction_policy_learned gauge\n"), body);
+        assertTrue(body.contains("mooncake_eviction_policy_learned{policy=\"learning\",figure=\"group_end_ms\"} 2896"), body);
+        assertTrue(!body.contains("not_known") && !body.contains("policy=\"failing\""), body);
+    }
+
+    private static EvictionPolicy policy(String name, java.util.function.Supplier<Map<String, Double>> learned) {
+        return new EvictionPolicy() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Map<String, Double> learned() {
+                return learned.get();
+            }
+
+            @Override
+            public java.util.Iterator<org.mooncake.osgi.store.spi.eviction.CandidateView> plan(
+                    org.mooncake.osgi.store.spi.eviction.EvictionRequest request) {
+                return java.util.Collections.emptyIterator();
+            }
+        };
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.mooncake.osgi.store.spi.eviction;
 
 import java.util.Iterator;
+import java.util.Map;
 
 import org.osgi.annotation.versioning.ConsumerType;
 
@@ -21,6 +22,15 @@ public interface EvictionPolicy {
     /** The policy and the settings it plans with now, for operators (shell, logs). */
     default String describe() {
         return name();
+    }
+
+    /**
+     * What the policy has learned, as named figures for metrics (since 1.4): names in
+     * {@code snake_case}, values finite; a figure not known yet is left out. Called from any
+     * thread; must be cheap and must not wait for a round.
+     */
+    default Map<String, Double> learned() {
+        return Map.of();
     }
 
     /**

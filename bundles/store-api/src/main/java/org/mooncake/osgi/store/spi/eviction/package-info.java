@@ -4,10 +4,12 @@
  * learn from what happens ({@link org.mooncake.osgi.store.spi.eviction.AccessObserver}) and offer
  * its ranking to policies that compose others
  * ({@link org.mooncake.osgi.store.spi.eviction.CandidateRanking}). Since 1.2 a round tells
- * its victims to observers in batches.
+ * its victims to observers in batches; since 1.3 a candidate may be put as read by its group
+ * only; since 1.4 a policy may publish what it has learned as metrics
+ * ({@link org.mooncake.osgi.store.spi.eviction.EvictionPolicy#learned}).
  */
 @Export
-@Version("1.3.0")
+@Version("1.4.0")
 package org.mooncake.osgi.store.spi.eviction;
 
 import org.osgi.annotation.bundle.Export;
