@@ -81,7 +81,7 @@ public final class AdminHttpServer {
         server.createContext("/metrics", ex -> withMaster(ex, m -> send(ex, 200, PrometheusFormat.CONTENT_TYPE,
                 PrometheusFormat.render(m.stats(), learned()))));
         server.createContext("/stats", ex -> withMaster(ex, m -> sendJson(ex, 200, Map.of("master", m.stats(),
-                "segments", m.segments()))));
+                "segments", m.segments(), "learned", learned()))));
         server.createContext("/get_all_segments", ex -> withMaster(ex, m -> sendJson(ex, 200, m.segments())));
         server.createContext("/query_key", ex -> withMaster(ex, m -> queryKey(ex, m)));
         server.start();
@@ -89,12 +89,20 @@ public final class AdminHttpServer {
                 String.valueOf(server.getAddress().getPort()));
     }
 
-    /** What each registered policy has learned, by name; a policy that fails to say is logged and left out. */
+    /**
+     * What each registered policy has learned, by name, finite figures only; a policy that fails
+     * to say is logged and left out.
+     */
     private Map<String, Map<String, Double>> learned() {
         Map<String, Map<String, Double>> out = new java.util.TreeMap<>();
         for (EvictionPolicy p : policies) {
             try {
-                Map<String, Double> figures = p.learned();
+                Map<String, Double> figures = new LinkedHashMap<>();
+                p.learned().forEach((k, v) -> {
+                    if (v != null && Double.isFinite(v)) {
+                        figures.put(k, v);
+                    }
+                });
                 if (!figures.isEmpty()) {
                     out.put(p.name(), figures);
                 }

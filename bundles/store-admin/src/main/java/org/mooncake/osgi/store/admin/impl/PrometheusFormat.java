@@ -19,7 +19,7 @@ final class PrometheusFormat {
 
     /**
      * With what each eviction policy has learned ({@code EvictionPolicy.learned()}, by policy name),
-     * as {@code mooncake_eviction_policy_learned{policy, figure}}; non-finite figures are left out.
+     * as {@code mooncake_eviction_policy_learned{policy, figure}}.
      */
     static String render(MasterStats s, Map<String, Map<String, Double>> learned) {
         StringBuilder b = new StringBuilder(4096);
@@ -43,12 +43,9 @@ final class PrometheusFormat {
         }
         if (!learned.isEmpty()) {
             header(b, "mooncake_eviction_policy_learned", "gauge", "What an eviction policy has learned (see the policy's docs)");
-            learned.forEach((policy, figures) -> figures.forEach((figure, v) -> {
-                if (v != null && Double.isFinite(v)) {
-                    b.append("mooncake_eviction_policy_learned{policy=\"").append(escape(policy)).append("\",figure=\"")
-                            .append(escape(figure)).append("\"} ").append(number(v)).append('\n');
-                }
-            }));
+            learned.forEach((policy, figures) -> figures.forEach((figure, v) -> b.append(
+                    "mooncake_eviction_policy_learned{policy=\"").append(escape(policy)).append("\",figure=\"")
+                    .append(escape(figure)).append("\"} ").append(number(v)).append('\n')));
         }
         perType(b, s, "mooncake_type_objects", "gauge", "Readable objects by data type", TypeStats::objects);
         perType(b, s, "mooncake_type_bytes", "gauge", "Bytes of readable objects by data type", TypeStats::bytes);

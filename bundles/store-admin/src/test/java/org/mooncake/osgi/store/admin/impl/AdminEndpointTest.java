@@ -89,7 +89,7 @@ class AdminEndpointTest {
         assertTrue(body.contains("# TYPE mooncake_eviction_rounds_total counter\n"), body);
     }
 
-    /** What each registered policy has learned, as gauges; non-finite figures and policies that fail are left out. */
+    /** What each registered policy has learned, as gauges and in /stats; non-finite figures and policies that fail are left out. */
     @Test
     void metricsCarryWhatThePoliciesHaveLearned() throws Exception {
         attachMaster();
@@ -111,6 +111,10 @@ class AdminEndpointTest {
         assertTrue(body.contains("# TYPE mooncake_eviction_policy_learned gauge\n"), body);
         assertTrue(body.contains("mooncake_eviction_policy_learned{policy=\"learning\",figure=\"group_end_ms\"} 2896"), body);
         assertTrue(!body.contains("not_known") && !body.contains("policy=\"failing\""), body);
+        JsonNode stats = new ObjectMapper().readTree(get("/stats").body());
+        assertEquals(2896.0, stats.at("/learned/learning/group_end_ms").asDouble(), stats.toString());
+        assertTrue(stats.at("/learned/learning/not_known").isMissingNode(), stats.toString());
+        assertTrue(stats.at("/learned/failing").isMissingNode(), stats.toString());
     }
 
     private static EvictionPolicy policy(String name, java.util.function.Supplier<Map<String, Double>> learned) {
