@@ -271,6 +271,9 @@ public final class PolicyBenchmark {
         m.put("eviction_round_mean_ms", r.meanRoundMs());
         m.put("eviction_round_max_ms", r.roundNanosMax / 1e6);
         m.put("dropped_writes", r.droppedWrites);
+        if (!r.learned.isEmpty()) {
+            m.put("learned", r.learned);
+        }
         return m;
     }
 }

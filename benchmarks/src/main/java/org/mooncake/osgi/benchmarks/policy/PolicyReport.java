@@ -170,7 +170,39 @@ final class PolicyReport {
             }
         }
         goals.put("no_workload_below_default", worst);
+        learnedTable(b);
         return b.toString();
+    }
+
+    /**
+     * What cost-aware had learned at the end of its runs where connectors pass the group-only
+     * hint: the quiet time after which it took a session to have ended, the share of ended
+     * sessions' group-only objects read again, and in how many seeds it followed the hint.
+     */
+    private void learnedTable(StringBuilder b) {
+        StringBuilder rows = new StringBuilder();
+        for (String group : cells.stream().map(PolicyBenchmark.Cell::group).distinct().toList()) {
+            for (double cap : capacities(group)) {
+                List<PolicyBenchmark.Cell> runs = select(group, cap, BenchPolicies.COST_AWARE);
+                if (runs.isEmpty() || runs.stream().noneMatch(c -> c.result().learned.containsKey("group_only_read_again_share"))) {
+                    continue;
+                }
+                long followed = runs.stream().filter(c -> c.result().learned.getOrDefault("group_only_hint_followed", 1.0) > 0).count();
+                rows.append(String.format(Locale.ROOT, "| %s | %.0f%% | %s | %s | %d of %d |%n", group, 100 * cap,
+                        learnedMean(runs, "group_end_ms", 1, "%.0f"), learnedMean(runs, "group_only_read_again_share", 100, "%.1f%%"),
+                        followed, runs.size()));
+            }
+        }
+        if (!rows.isEmpty()) {
+            b.append("\n### What cost-aware learned about the group-only hint (end of run, mean over seeds)\n\n"
+                    + "| workload | capacity | session ended after (ms) | group-only objects of ended sessions read again | hint followed |\n"
+                    + "|---|---:|---:|---:|---:|\n").append(rows);
+        }
+    }
+
+    private static String learnedMean(List<PolicyBenchmark.Cell> runs, String figure, double scale, String format) {
+        List<Double> xs = runs.stream().map(c -> c.result().learned.get(figure)).filter(java.util.Objects::nonNull).toList();
+        return xs.isEmpty() ? "–" : String.format(Locale.ROOT, format, scale * xs.stream().mapToDouble(Double::doubleValue).average().orElseThrow());
     }
 
     private Map<String, Object> pointGoal(StringBuilder b, String group, double cap, String kind) {

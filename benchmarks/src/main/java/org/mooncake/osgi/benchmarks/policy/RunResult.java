@@ -44,6 +44,8 @@ public final class RunResult {
     public long droppedWrites;
     public long samples;
     public long capacityBytes;
+    /** What the policy had learned at the end of the run ({@code EvictionPolicy.learned()}), finite figures only. */
+    public Map<String, Double> learned = Map.of();
 
     /** The mean share of capacity this type held. */
     public double residentShare(ObjectDataType t) {

@@ -95,7 +95,15 @@ public final class Simulation {
         try (Arena arena = Arena.ofShared()) {
             Store store = s.realBytes() ? new RealStore(master, clock, s.capacityBytes(), arena)
                     : new MetadataStore(master, s.capacityBytes());
-            return drive(workload, master, store, clock, s, observer);
+            RunResult r = drive(workload, master, store, clock, s, observer);
+            Map<String, Double> learned = new java.util.LinkedHashMap<>();
+            policy.learned().forEach((k, v) -> {
+                if (v != null && Double.isFinite(v)) {
+                    learned.put(k, v);
+                }
+            });
+            r.learned = learned;
+            return r;
         }
     }
 

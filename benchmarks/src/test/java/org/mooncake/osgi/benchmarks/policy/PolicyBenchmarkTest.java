@@ -58,5 +58,34 @@ class PolicyBenchmarkTest {
         assertFalse(plain.at("/goals/calibration_points/0").has("oracle_hidden"));
         assertTrue(Files.readString(dir.resolve("hinted/policies.md")).contains("oracle-future (knows the future)"));
         assertTrue(Files.size(dir.resolve("hinted/policies-seed40-session-saving.png")) > 0);
+        // what cost-aware learned is kept with each of its runs, and what it made of the hint reported
+        for (JsonNode r : hinted.get("runs")) {
+            if (r.get("policy").asText().equals(BenchPolicies.COST_AWARE)) {
+                assertTrue(r.at("/learned/learned_events").asDouble() > 0, r.toString());
+                assertTrue(r.at("/learned/group_end_ms").asDouble() > 0, r.toString());
+            } else if (r.get("policy").asText().equals(BenchPolicies.DEFAULT)) {
+                assertFalse(r.has("learned"), "lease order learns nothing");
+            }
+        }
+        assertFalse(Files.readString(dir.resolve("plain/policies.md")).contains("What cost-aware learned"), "no hint, no table");
+    }
+
+    /** With enough sessions for the check to judge, seed600's honest hints are followed, and the report says so. */
+    @Test
+    void honestHintsAreFollowedAndTheReportShowsWhatWasLearned(@TempDir Path dir) throws Exception {
+        JsonNode doc = run(dir, "--sessions", "200", "--no-oracles");
+        JsonNode fullHistory = null;
+        for (JsonNode r : doc.get("runs")) {
+            if (r.get("policy").asText().equals(BenchPolicies.COST_AWARE) && r.get("group").asText().equals("seed200-full_history")) {
+                fullHistory = r;
+            }
+        }
+        assertTrue(fullHistory != null && fullHistory.at("/learned/group_only_read_again_share").asDouble(1) < 0.1,
+                String.valueOf(fullHistory));
+        assertEquals(1.0, fullHistory.at("/learned/group_only_hint_followed").asDouble());
+        String md = Files.readString(dir.resolve("policies.md"));
+        long end = Math.round(fullHistory.at("/learned/group_end_ms").asDouble());
+        String share = String.format(java.util.Locale.ROOT, "%.1f%%", 100 * fullHistory.at("/learned/group_only_read_again_share").asDouble());
+        assertTrue(md.contains("| seed200-full_history | 10% | " + end + " | " + share + " | 1 of 1 |"), md);
     }
 }
