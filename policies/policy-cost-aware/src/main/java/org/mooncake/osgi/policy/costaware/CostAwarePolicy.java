@@ -106,7 +106,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     @Override
     public String describe() {
         CostAwareSettings s = settings;
-        long end = s.groupEndQuantile() == 0 ? Long.MAX_VALUE : groups.endAfterMs(s.groupEndQuantile());
+        long end = learnedEndMs(s);
         double readAgain = groupOnlyReadAgain;
         return String.format(Locale.ROOT, "%s worth_resolution=%s scan_objects=%d half_life_events=%d ghost_entries=%d (%d held) "
                 + "group_end_quantile=%s (%s) group_only_read_again_max=%s (%s) learned_events=%d%s",
@@ -114,7 +114,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
                 s.groupEndQuantile(), s.groupEndQuantile() == 0 ? "off" : end == Long.MAX_VALUE ? "learning" : "ended after " + end + " ms",
                 s.groupOnlyReadAgainMax(), Double.isNaN(readAgain) ? "hint followed, too few ended yet"
                         : String.format(Locale.ROOT, "%.1f%% read again, hint %s", 100 * readAgain,
-                                readAgain > s.groupOnlyReadAgainMax() ? "ignored" : "followed"),
+                                follows(readAgain, s) ? "followed" : "ignored"),
                 model.events(),
                 s.defaultCostMsPerMiB().isEmpty() ? "" : " default_cost_ms_per_mib=" + s.defaultCostMsPerMiB());
     }
@@ -128,7 +128,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     public Map<String, Double> learned() {
         CostAwareSettings s = settings;
         Map<String, Double> out = new LinkedHashMap<>();
-        long end = s.groupEndQuantile() == 0 ? Long.MAX_VALUE : groups.endAfterMs(s.groupEndQuantile());
+        long end = learnedEndMs(s);
         if (end != Long.MAX_VALUE) {
             out.put("group_end_ms", (double) end);
         }
@@ -136,7 +136,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         if (!Double.isNaN(readAgain)) {
             out.put("group_only_read_again_share", readAgain);
         }
-        out.put("group_only_hint_followed", readAgain > s.groupOnlyReadAgainMax() ? 0.0 : 1.0);
+        out.put("group_only_hint_followed", follows(readAgain, s) ? 1.0 : 0.0);
         out.put("ghosts_held", (double) ghosts.size());
         out.put("learned_events", (double) model.events());
         return out;
@@ -241,7 +241,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
             costPerMiB[t.ordinal()] = s.costPerMiB(t);
         }
         GroupActivity.RunMemo memo = groups.new RunMemo();
-        long groupEnd = s.groupEndQuantile() > 0 ? groups.endAfterMs(s.groupEndQuantile()) : Long.MAX_VALUE;
+        long groupEnd = learnedEndMs(s);
         groupEndMs = groupEnd;
         boolean followHint = followsGroupOnlyHint(s);
         return c -> {
@@ -270,7 +270,17 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     private boolean followsGroupOnlyHint(CostAwareSettings s) {
         double readAgain = model.readAgainShare(GroupActivity.ENDED, HINT_EVIDENCE);
         groupOnlyReadAgain = readAgain;
+        return follows(readAgain, s);
+    }
+
+    /** Followed unless more than the allowed share was read again; a share not known yet (NaN) follows it. */
+    private static boolean follows(double readAgain, CostAwareSettings s) {
         return !(readAgain > s.groupOnlyReadAgainMax());
+    }
+
+    /** The quiet time after which a group has ended, as learned now; {@link Long#MAX_VALUE} while learning or when off. */
+    private long learnedEndMs(CostAwareSettings s) {
+        return s.groupEndQuantile() == 0 ? Long.MAX_VALUE : groups.endAfterMs(s.groupEndQuantile());
     }
 
     @Override
