@@ -44,7 +44,7 @@ public final class RunResult {
     public long droppedWrites;
     public long samples;
     public long capacityBytes;
-    /** What the policy had learned at the end of the run ({@code EvictionPolicy.learned()}), finite figures only. */
+    /** What the policy had learned at the end of the run ({@code EvictionPolicy.learned()}). */
     public Map<String, Double> learned = Map.of();
 
     /** The mean share of capacity this type held. */

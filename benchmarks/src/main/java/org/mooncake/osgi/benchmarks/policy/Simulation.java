@@ -96,13 +96,7 @@ public final class Simulation {
             Store store = s.realBytes() ? new RealStore(master, clock, s.capacityBytes(), arena)
                     : new MetadataStore(master, s.capacityBytes());
             RunResult r = drive(workload, master, store, clock, s, observer);
-            Map<String, Double> learned = new java.util.LinkedHashMap<>();
-            policy.learned().forEach((k, v) -> {
-                if (v != null && Double.isFinite(v)) {
-                    learned.put(k, v);
-                }
-            });
-            r.learned = learned;
+            r.learned = new java.util.LinkedHashMap<>(policy.learned()); // the policy's order, for stable JSON
             return r;
         }
     }

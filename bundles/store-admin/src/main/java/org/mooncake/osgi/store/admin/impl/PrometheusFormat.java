@@ -13,12 +13,8 @@ final class PrometheusFormat {
     private PrometheusFormat() {
     }
 
-    static String render(MasterStats s) {
-        return render(s, Map.of());
-    }
-
     /**
-     * With what each eviction policy has learned ({@code EvictionPolicy.learned()}, by policy name),
+     * Master statistics, with what each eviction policy has learned ({@code EvictionPolicy.learned()}, by policy name),
      * as {@code mooncake_eviction_policy_learned{policy, figure}}.
      */
     static String render(MasterStats s, Map<String, Map<String, Double>> learned) {
