@@ -152,7 +152,7 @@ final class GroupActivity {
         if (c == null) {
             return UNREAD_SHORT;
         }
-        int before = groupOnly && nowMs - c.lastWriteMs > endAfterMs ? ENDED : classOf(c);
+        int before = ended(groupOnly, c.lastWriteMs, nowMs, endAfterMs) ? ENDED : classOf(c);
         c.hit();
         c.lastActiveMs = nowMs;
         return before;
@@ -162,13 +162,18 @@ final class GroupActivity {
         return classOf(group, group == null ? null : groups.get(group));
     }
 
+    /** Whether an object counts as {@link #ENDED}: put as group-only, its group last wrote more than {@code endAfterMs} ago. */
+    private static boolean ended(boolean groupOnly, long lastWriteMs, long nowMs, long endAfterMs) {
+        return groupOnly && nowMs - lastWriteMs > endAfterMs;
+    }
+
     /** The class of {@code group}, whose counts are {@code c} (null when not tracked). */
     private static int classOf(String group, Counts c) {
         return group == null ? NONE : c == null ? UNREAD_SHORT : classOf(c);
     }
 
     /**
-     * Asks {@link #classOf(String)} once per run of one group: a scan meets a session's objects
+     * Asks {@link GroupActivity#classOf(String)} once per run of one group: a scan meets a session's objects
      * together (they were written or read together), and the look-up was a third of scoring one.
      * The master hands out one string per group id, so the run is told by identity; equal
      * strings that are not the same instance are merely looked up again. One thread.
@@ -179,15 +184,10 @@ final class GroupActivity {
         private long lastWriteMs;
         private boolean known;
 
-        int classOf(String g) {
-            look(g);
-            return groupClass;
-        }
-
-        /** {@link #ENDED} for a group-only object of a group quiet for more than {@code endAfterMs}, else as {@link #classOf(String)}. */
+        /** {@link #ENDED} for a group-only object of a group quiet for more than {@code endAfterMs}, else the group's class. */
         int classOf(String g, boolean groupOnly, long nowMs, long endAfterMs) {
             look(g);
-            return groupOnly && lastWriteMs != Long.MAX_VALUE && nowMs - lastWriteMs > endAfterMs ? ENDED : groupClass;
+            return lastWriteMs != Long.MAX_VALUE && ended(groupOnly, lastWriteMs, nowMs, endAfterMs) ? ENDED : groupClass;
         }
 
         private void look(String g) {
