@@ -37,11 +37,13 @@ import org.mooncake.osgi.store.spi.transport.Transport;
 /**
  * The client: asks the master where, moves bytes through a transport, and never lets a torn or
  * corrupt object through: a put is published only after every replica is written (else it is
- * revoked), and a get checks the CRC32C recorded at put before it returns a byte.
+ * revoked), and a get checks the CRC32C recorded at put before it returns a byte; a read that
+ * outlives its lease is made again under a fresh one (twice at most), then fails with LEASE_EXPIRED.
  *
  * <p>Thread-safe; holds no lock while bytes move.
  */
 public final class EmbeddedStoreClient implements StoreClient {
+    private static final System.Logger LOG = System.getLogger(EmbeddedStoreClient.class.getName());
     private final MasterService master;
     private final Transports transports;
     private final String clientId;
@@ -173,9 +175,34 @@ public final class EmbeddedStoreClient implements StoreClient {
 
     // ---- get ----
 
+    /**
+     * Reads under a lease: made at most this many times when a read outlives its lease (a GC
+     * pause or a stalled peer; the bytes are dropped unread), each time under a fresh one.
+     */
+    static final int READ_ATTEMPTS = 3;
+
+    /**
+     * {@code read} under a fresh lease on {@code key}, again under a new one if it outlived its
+     * lease, up to {@link #READ_ATTEMPTS} times: the object is most likely still there, and if it
+     * was evicted meanwhile the next lease says so (OBJECT_NOT_FOUND).
+     */
+    private <T> T underLease(String key, java.util.function.Function<ReadLease, T> read) {
+        for (int attempt = 1; ; attempt++) {
+            ReadLease lease = master.getReplicaList(key(key));
+            try {
+                return read.apply(lease);
+            } catch (StoreException e) {
+                if (e.errorCode() != ErrorCode.LEASE_EXPIRED || attempt == READ_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.log(System.Logger.Level.DEBUG, "read of {0} outlived its lease, reading again", key);
+            }
+        }
+    }
+
     @Override
     public byte[] get(String key) {
-        return readAll(key, master.getReplicaList(key(key)));
+        return underLease(key, lease -> readAll(key, lease));
     }
 
     /** The whole object as a byte[], verified. */
@@ -192,13 +219,14 @@ public final class EmbeddedStoreClient implements StoreClient {
     @Override
     public long getInto(String key, MemorySegment target) {
         StoreException.require(target != null, "target is null");
-        ReadLease lease = master.getReplicaList(key(key));
-        if (lease.sizeBytes() > target.byteSize()) {
-            throw new StoreException(ErrorCode.BUFFER_TOO_SMALL,
-                    "object of " + lease.sizeBytes() + " bytes does not fit " + target.byteSize() + " bytes");
-        }
-        read(key, lease, target.asSlice(0, lease.sizeBytes()));
-        return lease.sizeBytes();
+        return underLease(key, lease -> {
+            if (lease.sizeBytes() > target.byteSize()) {
+                throw new StoreException(ErrorCode.BUFFER_TOO_SMALL,
+                        "object of " + lease.sizeBytes() + " bytes does not fit " + target.byteSize() + " bytes");
+            }
+            read(key, lease, target.asSlice(0, lease.sizeBytes()));
+            return lease.sizeBytes();
+        });
     }
 
     /** Tries replicas, own segments first, until one arrives intact within the lease. */
@@ -211,6 +239,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         StoreException last = null; // made only when a read fails: an exception costs its stack trace
         for (ReplicaLocation r : order) {
             OptionalInt moved;
+            long startMs = clock.millis();
             try {
                 moved = transports.runAll(List.of(new TransferRequest(TransferOp.READ, target,
                         transports.pick(r.segmentName(), r.endpoints()), r.offset(), true)));
@@ -219,9 +248,11 @@ public final class EmbeddedStoreClient implements StoreClient {
                 continue;
             }
             // a lease holds while now < its end: from then on the master may reuse the blocks
-            if (clock.millis() >= lease.leaseExpiresAtMs()) {
-                throw new StoreException(ErrorCode.LEASE_EXPIRED,
-                        "read of " + key + " outlived its lease; the bytes may have been reused");
+            long endMs = clock.millis();
+            if (endMs >= lease.leaseExpiresAtMs()) {
+                throw new StoreException(ErrorCode.LEASE_EXPIRED, "read of " + key + " outlived its lease by "
+                        + (endMs - lease.leaseExpiresAtMs()) + " ms (it took " + (endMs - startMs)
+                        + " ms); the bytes may have been reused");
             }
             if (moved.orElseGet(() -> Checksums.crc32c(target)) == lease.crc32c()) {
                 return;
@@ -236,23 +267,24 @@ public final class EmbeddedStoreClient implements StoreClient {
     public long getIntoRanges(String key, List<RangeCopy> ranges, MemorySegment target) {
         StoreException.require(ranges != null && !ranges.isEmpty(), "ranges are required");
         StoreException.require(target != null, "target is null");
-        ReadLease lease = master.getReplicaList(key(key));
-        long copied = 0;
-        for (RangeCopy r : ranges) {
-            StoreException.require(r.objectOffset() + r.length() <= lease.sizeBytes(),
-                    "range " + r + " is outside the object of " + lease.sizeBytes() + " bytes");
-            StoreException.require(r.targetOffset() + r.length() <= target.byteSize(),
-                    "range " + r + " is outside the target of " + target.byteSize() + " bytes");
-            copied += r.length();
-        }
-        try (Arena scratch = Arena.ofConfined()) {
-            MemorySegment whole = scratch.allocate(lease.sizeBytes(), 64);
-            read(key, lease, whole);
+        return underLease(key, lease -> {
+            long copied = 0;
             for (RangeCopy r : ranges) {
-                MemorySegment.copy(whole, r.objectOffset(), target, r.targetOffset(), r.length());
+                StoreException.require(r.objectOffset() + r.length() <= lease.sizeBytes(),
+                        "range " + r + " is outside the object of " + lease.sizeBytes() + " bytes");
+                StoreException.require(r.targetOffset() + r.length() <= target.byteSize(),
+                        "range " + r + " is outside the target of " + target.byteSize() + " bytes");
+                copied += r.length();
             }
-        }
-        return copied;
+            try (Arena scratch = Arena.ofConfined()) {
+                MemorySegment whole = scratch.allocate(lease.sizeBytes(), 64);
+                read(key, lease, whole);
+                for (RangeCopy r : ranges) {
+                    MemorySegment.copy(whole, r.objectOffset(), target, r.targetOffset(), r.length());
+                }
+            }
+            return copied;
+        });
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -219,13 +220,16 @@ class EmbeddedStoreClientTest {
         assertEquals(0, f.master.stats().processingPuts());
     }
 
+    /** Every read outlives its lease: each attempt is dropped, and after the last the get fails. */
     @Test
-    void aReadThatOutlivesItsLeaseFailsWithLeaseExpired() {
+    void aReadThatAlwaysOutlivesItsLeaseFailsWithLeaseExpired() {
         ClientFixture[] self = new ClientFixture[1];
+        AtomicInteger reads = new AtomicInteger();
         HookedTransport t = new HookedTransport() {
             @Override
             public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
                 if (batch.getFirst().op() == TransferOp.READ) {
+                    reads.incrementAndGet();
                     self[0].clock.ms.addAndGet(10_001);
                 }
                 return inner.submit(batch);
@@ -235,6 +239,35 @@ class EmbeddedStoreClientTest {
         self[0] = f;
         f.client.put("k", bytes("data"));
         assertError(ErrorCode.LEASE_EXPIRED, () -> f.client.get("k"));
+        assertEquals(EmbeddedStoreClient.READ_ATTEMPTS, reads.get());
+    }
+
+    /** A read stalled past its lease once (a GC pause) is made again under a fresh lease, for every kind of get. */
+    @Test
+    void aReadThatOutlivedItsLeaseOnceIsMadeAgainUnderAFreshOne() {
+        ClientFixture[] self = new ClientFixture[1];
+        AtomicInteger reads = new AtomicInteger();
+        HookedTransport t = new HookedTransport() {
+            @Override
+            public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+                if (batch.getFirst().op() == TransferOp.READ && reads.incrementAndGet() % 2 == 1) {
+                    self[0].clock.ms.addAndGet(10_001); // every other read: the first of each get
+                }
+                return inner.submit(batch);
+            }
+        };
+        f = new ClientFixture(t, 1 << 20);
+        self[0] = f;
+        f.client.put("k", bytes("data"));
+        assertArrayEquals(bytes("data"), f.client.get("k"));
+        assertEquals(2, reads.get());
+        MemorySegment into = MemorySegment.ofArray(new byte[4]);
+        assertEquals(4, f.client.getInto("k", into));
+        assertArrayEquals(bytes("data"), into.toArray(ValueLayout.JAVA_BYTE));
+        byte[] ranged = new byte[2];
+        assertEquals(2, f.client.getIntoRanges("k", List.of(new RangeCopy(1, 0, 2)), MemorySegment.ofArray(ranged)));
+        assertArrayEquals(new byte[] {'a', 't'}, ranged);
+        assertEquals(6, reads.get());
     }
 
     @Test
