@@ -10,6 +10,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.zip.CRC32C;
 
+import org.mooncake.osgi.store.spi.transport.internal.FusedCopy;
+
 /** A one-sided request served by a plain copy, for transports that can map the remote segment. */
 public final class MemoryCopy {
     private MemoryCopy() {
@@ -66,16 +68,25 @@ public final class MemoryCopy {
     static final long CHECKSUM_STEP = 16 * 1024;
 
     /**
-     * Copies in steps, each step's source checksummed just before it is copied. For a READ that
-     * is the remote bytes as the copy reads them: a leased block never changes (the master frees
-     * it only after the lease), and a change between steps leaves a mix that fails the check; only
-     * a write outside the store's protocol inside one step could pass unseen. Returns the CRC32C.
+     * Copies and returns the CRC32C. For a READ that is of the remote bytes as the copy reads
+     * them: a leased block never changes (the master frees it only after the lease), and a change
+     * during the copy leaves a mix that fails the check. With the native kernel ({@link
+     * FusedCopy}) in one pass, each byte read once; otherwise in Java, in steps ({@code window}
+     * bytes per buffer view).
      */
     static int copyWithChecksum(TransferRequest r, MemorySegment remote, long window) {
-        CRC32C crc = new CRC32C();
         MemorySegment from = source(r, remote);
         MemorySegment to = r.op() == TransferOp.WRITE ? remote.asSlice(r.remoteOffset(), r.length()) : r.local();
-        long len = r.length();
+        return FusedCopy.available() ? FusedCopy.copy(from, to, 0) : checksumThenCopyInSteps(from, to, window);
+    }
+
+    /**
+     * Each step's source checksummed just before it is copied: two passes, the second in cache.
+     * Only a write outside the store's protocol inside one step could pass unseen.
+     */
+    static int checksumThenCopyInSteps(MemorySegment from, MemorySegment to, long window) {
+        CRC32C crc = new CRC32C();
+        long len = from.byteSize();
         for (long start = 0; start < len; start += window) {
             ByteBuffer view = from.asSlice(start, Math.min(window, len - start)).asByteBuffer();
             for (int at = 0; at < view.capacity(); at += (int) CHECKSUM_STEP) {

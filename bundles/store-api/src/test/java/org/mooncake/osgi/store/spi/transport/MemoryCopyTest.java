@@ -59,11 +59,24 @@ class MemoryCopyTest {
         }
     }
 
+    /** The Java path, which runs where the native kernel does not: in steps, across buffer views. */
     @Test
     void objectsLongerThanOneBufferViewAreCheckedAcrossViews() {
         // the real window is 1 GiB (a byte buffer stops at 2 GiB); a small one walks the same code
         long window = 3 * STEP + 5;
         byte[] data = random((int) (4 * window + 7));
+        byte[] landed = new byte[data.length + 9];
+        int crc = MemoryCopy.checksumThenCopyInSteps(MemorySegment.ofArray(data),
+                MemorySegment.ofArray(landed).asSlice(9, data.length), window);
+        assertEquals(crc(data), crc);
+        assertEquals(-1, MemorySegment.ofArray(landed).asSlice(9, data.length).mismatch(MemorySegment.ofArray(data)));
+        assertEquals(0, landed[8]);
+    }
+
+    /** Whichever path this machine takes (native kernel or Java), a step-sized window included. */
+    @Test
+    void bothDirectionsLandTheDataAndItsChecksumAtAnOffset() {
+        byte[] data = random((int) (5 * STEP + 13));
         for (TransferOp op : TransferOp.values()) {
             byte[] remote = new byte[data.length + 9];
             byte[] local = new byte[data.length];
@@ -73,11 +86,20 @@ class MemoryCopyTest {
                 System.arraycopy(data, 0, remote, 9, data.length);
             }
             int crc = MemoryCopy.copyWithChecksum(new TransferRequest(op, MemorySegment.ofArray(local), REMOTE, 9, true),
-                    MemorySegment.ofArray(remote), window);
+                    MemorySegment.ofArray(remote), STEP);
             assertEquals(crc(data), crc, op.name());
             assertEquals(-1, MemorySegment.ofArray(op == TransferOp.WRITE ? remote : local)
                     .asSlice(op == TransferOp.WRITE ? 9 : 0, data.length).mismatch(MemorySegment.ofArray(data)), op.name());
         }
+    }
+
+    @Test
+    void aReadIntoReadOnlyMemoryFailsWithoutAChecksum() {
+        byte[] data = random(4096);
+        TransferStatus s = MemoryCopy.run(new TransferRequest(TransferOp.READ,
+                MemorySegment.ofArray(new byte[4096]).asReadOnly(), REMOTE, 0, true), MemorySegment.ofArray(data));
+        assertFalse(s.completed());
+        assertFalse(s.crc32c().isPresent());
     }
 
     @Test
