@@ -41,6 +41,12 @@ public final class MemoryCopy {
             return TransferStatus.failed("range " + r.remoteOffset() + "+" + len + " is outside segment "
                     + r.remote().segmentName() + " of " + remote.byteSize() + " bytes");
         }
+        if (r.local().asOverlappingSlice(remote.asSlice(r.remoteOffset(), len)).isPresent()) {
+            // no copy, checksummed or not, has a meaning here; and the stepped and native copies
+            // run forwards, so they would read bytes they had already overwritten
+            return TransferStatus.failed("local memory overlaps range " + r.remoteOffset() + "+" + len + " of segment "
+                    + r.remote().segmentName());
+        }
         try {
             if (r.checksum()) {
                 return TransferStatus.done(len, Checksums.worthAside(source(r, remote))

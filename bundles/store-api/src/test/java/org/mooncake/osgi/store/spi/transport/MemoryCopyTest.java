@@ -1,5 +1,6 @@
 package org.mooncake.osgi.store.spi.transport;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -91,6 +92,25 @@ class MemoryCopyTest {
             assertEquals(-1, MemorySegment.ofArray(op == TransferOp.WRITE ? remote : local)
                     .asSlice(op == TransferOp.WRITE ? 9 : 0, data.length).mismatch(MemorySegment.ofArray(data)), op.name());
         }
+    }
+
+    @Test
+    void localMemoryInsideTheRemoteRangeIsRefusedAndLeftAsItWas() {
+        byte[] segment = random(4096);
+        byte[] before = segment.clone();
+        MemorySegment remote = MemorySegment.ofArray(segment);
+        for (TransferOp op : TransferOp.values()) {
+            for (boolean checksum : new boolean[] {true, false}) {
+                TransferStatus s = MemoryCopy.run(new TransferRequest(op, remote.asSlice(64, 1024), REMOTE, 0, checksum),
+                        remote);
+                assertFalse(s.completed());
+                assertTrue(s.error().contains("overlaps"), s.error());
+            }
+        }
+        assertArrayEquals(before, segment);
+        // beside the range, not in it: fine
+        assertTrue(MemoryCopy.run(new TransferRequest(TransferOp.READ, remote.asSlice(2048, 1024), REMOTE, 0, true),
+                remote).completed());
     }
 
     @Test

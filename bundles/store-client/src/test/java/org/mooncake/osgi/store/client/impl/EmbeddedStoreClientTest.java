@@ -220,23 +220,30 @@ class EmbeddedStoreClientTest {
         assertEquals(0, f.master.stats().processingPuts());
     }
 
-    /** Every read outlives its lease: each attempt is dropped, and after the last the get fails. */
-    @Test
-    void aReadThatAlwaysOutlivesItsLeaseFailsWithLeaseExpired() {
+    /**
+     * A client whose n-th read (counted in {@code reads} from 1) outlives its lease where {@code
+     * stalls} says so: the clock jumps past any lease while the transfer runs.
+     */
+    private ClientFixture clientWhoseReadsStall(AtomicInteger reads, java.util.function.IntPredicate stalls) {
         ClientFixture[] self = new ClientFixture[1];
-        AtomicInteger reads = new AtomicInteger();
         HookedTransport t = new HookedTransport() {
             @Override
             public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
-                if (batch.getFirst().op() == TransferOp.READ) {
-                    reads.incrementAndGet();
+                if (batch.getFirst().op() == TransferOp.READ && stalls.test(reads.incrementAndGet())) {
                     self[0].clock.ms.addAndGet(10_001);
                 }
                 return inner.submit(batch);
             }
         };
-        f = new ClientFixture(t, 1 << 20);
-        self[0] = f;
+        self[0] = new ClientFixture(t, 1 << 20);
+        return self[0];
+    }
+
+    /** Every read outlives its lease: each attempt is dropped, and after the last the get fails. */
+    @Test
+    void aReadThatAlwaysOutlivesItsLeaseFailsWithLeaseExpired() {
+        AtomicInteger reads = new AtomicInteger();
+        f = clientWhoseReadsStall(reads, n -> true);
         f.client.put("k", bytes("data"));
         assertError(ErrorCode.LEASE_EXPIRED, () -> f.client.get("k"));
         assertEquals(EmbeddedStoreClient.READ_ATTEMPTS, reads.get());
@@ -245,19 +252,8 @@ class EmbeddedStoreClientTest {
     /** A read stalled past its lease once (a GC pause) is made again under a fresh lease, for every kind of get. */
     @Test
     void aReadThatOutlivedItsLeaseOnceIsMadeAgainUnderAFreshOne() {
-        ClientFixture[] self = new ClientFixture[1];
         AtomicInteger reads = new AtomicInteger();
-        HookedTransport t = new HookedTransport() {
-            @Override
-            public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
-                if (batch.getFirst().op() == TransferOp.READ && reads.incrementAndGet() % 2 == 1) {
-                    self[0].clock.ms.addAndGet(10_001); // every other read: the first of each get
-                }
-                return inner.submit(batch);
-            }
-        };
-        f = new ClientFixture(t, 1 << 20);
-        self[0] = f;
+        f = clientWhoseReadsStall(reads, n -> n % 2 == 1); // the first read of each get
         f.client.put("k", bytes("data"));
         assertArrayEquals(bytes("data"), f.client.get("k"));
         assertEquals(2, reads.get());
