@@ -31,6 +31,10 @@ public record ObjectKey(String tenant, String key) implements Comparable<ObjectK
         int utf8Bytes = 0;
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
+            if (c < 0x80 && c > ' ' && c != 0x7f) { // printable ASCII, the common case: no table look-ups
+                utf8Bytes++;
+                continue;
+            }
             if (Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSurrogate(c)
                     && !validSurrogatePair(key, i)) {
                 throw new StoreException(ErrorCode.INVALID_KEY,
@@ -58,7 +62,8 @@ public record ObjectKey(String tenant, String key) implements Comparable<ObjectK
         }
         for (int i = 0; i < tenant.length(); i++) {
             char c = tenant.charAt(i);
-            boolean ok = c < 128 && (Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-');
+            boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_'
+                    || c == '-';
             if (!ok) {
                 throw new StoreException(ErrorCode.INVALID_PARAMS, "tenant may hold only [A-Za-z0-9._-]: " + tenant);
             }

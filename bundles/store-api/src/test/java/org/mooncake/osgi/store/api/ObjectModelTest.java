@@ -38,6 +38,27 @@ class ObjectModelTest {
         assertEquals("😀", ObjectKey.of("😀").key(), "a valid surrogate pair");
     }
 
+    /** The ASCII fast paths say what the general rules say, for every char. */
+    @Test
+    void everySingleCharacterIsJudgedByTheDocumentedRules() {
+        for (char c = 0; c < Character.MAX_VALUE; c++) {
+            String s = String.valueOf(c);
+            boolean keyOk = !(Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSurrogate(c));
+            assertEquals(keyOk, accepted(() -> ObjectKey.of(s)), "key U+" + Integer.toHexString(c));
+            boolean tenantOk = c < 128 && (Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-');
+            assertEquals(tenantOk, accepted(() -> new ObjectKey(s, "k")), "tenant U+" + Integer.toHexString(c));
+        }
+    }
+
+    private static boolean accepted(Runnable make) {
+        try {
+            make.run();
+            return true;
+        } catch (StoreException e) {
+            return false;
+        }
+    }
+
     @Test
     void tenantsAreShortSafeNames() {
         assertEquals("team-a.v2_x", new ObjectKey("team-a.v2_x", "k").tenant());

@@ -41,22 +41,21 @@ public final class MemoryCopy {
             return TransferStatus.failed("range " + r.remoteOffset() + "+" + len + " is outside segment "
                     + r.remote().segmentName() + " of " + remote.byteSize() + " bytes");
         }
-        if (r.local().asOverlappingSlice(remote.asSlice(r.remoteOffset(), len)).isPresent()) {
+        MemorySegment range = remote.asSlice(r.remoteOffset(), len);
+        if (r.local().asOverlappingSlice(range).isPresent()) {
             // no copy, checksummed or not, has a meaning here; and the stepped and native copies
             // run forwards, so they would read bytes they had already overwritten
             return TransferStatus.failed("local memory overlaps range " + r.remoteOffset() + "+" + len + " of segment "
                     + r.remote().segmentName());
         }
+        MemorySegment from = r.op() == TransferOp.WRITE ? r.local() : range;
+        MemorySegment to = r.op() == TransferOp.WRITE ? range : r.local();
         try {
             if (r.checksum()) {
-                return TransferStatus.done(len, Checksums.worthAside(source(r, remote))
-                        ? copyWithChecksumAside(r, remote) : copyWithChecksum(r, remote, Checksums.SLICE));
+                return TransferStatus.done(len, Checksums.worthAside(from)
+                        ? copyWithChecksumAside(from, to) : copyWithChecksum(from, to, Checksums.SLICE));
             }
-            if (r.op() == TransferOp.WRITE) {
-                MemorySegment.copy(r.local(), 0, remote, r.remoteOffset(), len);
-            } else {
-                MemorySegment.copy(remote, r.remoteOffset(), r.local(), 0, len);
-            }
+            MemorySegment.copy(from, 0, to, 0, len);
             return TransferStatus.done(len);
         } catch (IllegalStateException | IndexOutOfBoundsException | UnsupportedOperationException e) {
             // the owner closed its arena mid-transfer, or the local memory is read-only
@@ -74,15 +73,13 @@ public final class MemoryCopy {
     static final long CHECKSUM_STEP = 16 * 1024;
 
     /**
-     * Copies and returns the CRC32C. For a READ that is of the remote bytes as the copy reads
-     * them: a leased block never changes (the master frees it only after the lease), and a change
-     * during the copy leaves a mix that fails the check. With the native kernel ({@link
+     * Copies {@code from} into {@code to} (same size) and returns the CRC32C. For a READ that is
+     * of the remote bytes as the copy reads them: a leased block never changes (the master frees
+     * it only after the lease), and a change during the copy leaves a mix that fails the check. With the native kernel ({@link
      * FusedCopy}) in one pass, each byte read once; otherwise in Java, in steps ({@code window}
      * bytes per buffer view).
      */
-    static int copyWithChecksum(TransferRequest r, MemorySegment remote, long window) {
-        MemorySegment from = source(r, remote);
-        MemorySegment to = r.op() == TransferOp.WRITE ? remote.asSlice(r.remoteOffset(), r.length()) : r.local();
+    static int copyWithChecksum(MemorySegment from, MemorySegment to, long window) {
         return FusedCopy.available() ? FusedCopy.copy(from, to, 0) : checksumThenCopyInSteps(from, to, window);
     }
 
@@ -112,23 +109,13 @@ public final class MemoryCopy {
      * sound for the same reason (a leased block does not change), but a write outside the store's
      * protocol during the transfer could pass unseen.
      */
-    static int copyWithChecksumAside(TransferRequest r, MemorySegment remote) {
-        MemorySegment from = source(r, remote);
+    static int copyWithChecksumAside(MemorySegment from, MemorySegment to) {
         CompletableFuture<Integer> crc = Checksums.aside(from);
-        if (r.op() == TransferOp.WRITE) {
-            MemorySegment.copy(from, 0, remote, r.remoteOffset(), r.length());
-        } else {
-            MemorySegment.copy(from, 0, r.local(), 0, r.length());
-        }
+        MemorySegment.copy(from, 0, to, 0, from.byteSize());
         try {
             return crc.join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException re ? re : e; // a closed arena, as for the copy
         }
-    }
-
-    /** What the copy reads: the local memory for a WRITE, the remote range for a READ. */
-    private static MemorySegment source(TransferRequest r, MemorySegment remote) {
-        return r.op() == TransferOp.WRITE ? r.local() : remote.asSlice(r.remoteOffset(), r.length());
     }
 }

@@ -86,8 +86,10 @@ class MemoryCopyTest {
             } else {
                 System.arraycopy(data, 0, remote, 9, data.length);
             }
-            int crc = MemoryCopy.copyWithChecksum(new TransferRequest(op, MemorySegment.ofArray(local), REMOTE, 9, true),
-                    MemorySegment.ofArray(remote), STEP);
+            MemorySegment range = MemorySegment.ofArray(remote).asSlice(9, data.length);
+            MemorySegment mine = MemorySegment.ofArray(local);
+            int crc = op == TransferOp.WRITE ? MemoryCopy.copyWithChecksum(mine, range, STEP)
+                    : MemoryCopy.copyWithChecksum(range, mine, STEP);
             assertEquals(crc(data), crc, op.name());
             assertEquals(-1, MemorySegment.ofArray(op == TransferOp.WRITE ? remote : local)
                     .asSlice(op == TransferOp.WRITE ? 9 : 0, data.length).mismatch(MemorySegment.ofArray(data)), op.name());

@@ -29,6 +29,9 @@ final class ObjectMeta {
      * copying: its blocks stay reserved until the writer revokes or the release timeout.
      */
     boolean pendingAborted;
+    /** Neighbours in the shard's list of puts in progress ({@link Shard#pendingStarted}), while {@link #pending} is set. */
+    ObjectMeta pendingPrev;
+    ObjectMeta pendingNext;
 
     /** Assigned at each put-end: orders versions, breaks lease ties. */
     long sequence;

@@ -15,6 +15,36 @@ final class Shard extends AbstractQueuedSynchronizer {
     private static final long serialVersionUID = 1L;
 
     final transient KeyTable objects = new KeyTable();
+    /**
+     * The objects with a put in progress, most recent first, linked through the objects
+     * themselves: a put's start and end cost two pointer swaps, where a map of pending keys
+     * cost two hash updates (14% of a 64-byte put in a profile). Read by the sweep of abandoned puts.
+     */
+    transient ObjectMeta pendingHead;
+
+    /** {@code m} has a put in progress now. Caller holds the lock. */
+    void pendingStarted(ObjectMeta m) {
+        m.pendingPrev = null;
+        m.pendingNext = pendingHead;
+        if (pendingHead != null) {
+            pendingHead.pendingPrev = m;
+        }
+        pendingHead = m;
+    }
+
+    /** {@code m}'s put, listed by {@link #pendingStarted}, is over. Caller holds the lock. */
+    void pendingEnded(ObjectMeta m) {
+        if (m.pendingPrev != null) {
+            m.pendingPrev.pendingNext = m.pendingNext;
+        } else {
+            pendingHead = m.pendingNext;
+        }
+        if (m.pendingNext != null) {
+            m.pendingNext.pendingPrev = m.pendingPrev;
+        }
+        m.pendingPrev = null;
+        m.pendingNext = null;
+    }
 
     void lock() {
         if (!compareAndSetState(0, 1)) {

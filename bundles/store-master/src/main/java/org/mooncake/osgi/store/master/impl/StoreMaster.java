@@ -57,7 +57,8 @@ public final class StoreMaster implements MasterService {
 
     private final ConcurrentMap<String, ClientRecord> clients = new ConcurrentHashMap<>();
     private final AtomicLong registrations = new AtomicLong();
-    private final ConcurrentMap<ObjectKey, Long> pendingPuts = new ConcurrentHashMap<>();
+    /** Puts started and not yet ended or revoked (each shard lists its own: {@link Shard#pendingHead}). */
+    private final LongAdder pendingPuts = new LongAdder();
     private final DeferredFrees deferred = new DeferredFrees();
     private final GroupIds groupIds = new GroupIds();
     private final AtomicBoolean spaceShortage = new AtomicBoolean();
@@ -257,7 +258,7 @@ public final class StoreMaster implements MasterService {
                 deferred.add(m.pending, m.pending.startMs() + cfg.putStartReleaseTimeoutMs());
                 LOG.log(Level.INFO, "put of {0} by {1} discarded after {2} ms", key, m.pending.writerId(),
                         now - m.pending.startMs());
-                clearPending(m);
+                clearPending(shard, m);
             }
             if (m != null && m.readable() && !upsert) {
                 throw new StoreException(ErrorCode.OBJECT_ALREADY_EXISTS, "object " + key + " exists");
@@ -283,7 +284,8 @@ public final class StoreMaster implements MasterService {
             long putId = versionSequence.incrementAndGet();
             m.pending = new Version(putId, clientId, sizeBytes, shared, replicas, now, 0);
             m.pendingAborted = false;
-            pendingPuts.put(key, now);
+            shard.pendingStarted(m);
+            pendingPuts.increment();
             return new PutTicket(putId, Replica.locations(replicas));
         } finally {
             shard.unlock();
@@ -291,16 +293,19 @@ public final class StoreMaster implements MasterService {
     }
 
     /** Forgets the pending put (its blocks are the caller's business). Caller holds the shard lock. */
-    private void clearPending(ObjectMeta m) {
+    private void clearPending(Shard shard, ObjectMeta m) {
+        if (m.pending != null) {
+            shard.pendingEnded(m);
+            pendingPuts.decrement();
+        }
         m.pending = null;
         m.pendingAborted = false;
-        pendingPuts.remove(m.key);
     }
 
     /** Frees the pending put's blocks and forgets it (and the key, if nothing is readable). Caller holds the lock. */
     private void revokePending(Shard shard, ObjectMeta m) {
         m.pending.freeAll();
-        clearPending(m);
+        clearPending(shard, m);
         if (!m.readable()) {
             shard.objects.remove(m);
         }
@@ -340,7 +345,7 @@ public final class StoreMaster implements MasterService {
             }
             ReplicateConfig c = next.config();
             m.current(next);
-            clearPending(m);
+            clearPending(shard, m);
             m.sequence = versionSequence.incrementAndGet();
             m.putTimeMs = now;
             m.lastAccessMs = now;
@@ -638,26 +643,21 @@ public final class StoreMaster implements MasterService {
                 segments.ownedBy(c.getKey()).forEach(this::drop);
             }
         }
-        for (Map.Entry<ObjectKey, Long> p : pendingPuts.entrySet()) {
-            if (now - p.getValue() >= cfg.putStartReleaseTimeoutMs()) {
-                reclaimAbandonedPut(p.getKey(), p.getValue());
+        for (Shard shard : shards) {
+            shard.lock();
+            try {
+                for (ObjectMeta m = shard.pendingHead, next; m != null; m = next) {
+                    next = m.pendingNext; // revoking unlinks m
+                    if (now - m.pending.startMs() >= cfg.putStartReleaseTimeoutMs()) {
+                        LOG.log(Level.INFO, "reclaiming put of {0} abandoned by {1}", m.key, m.pending.writerId());
+                        revokePending(shard, m);
+                    }
+                }
+            } finally {
+                shard.unlock();
             }
         }
         deferred.releaseDue(now);
-    }
-
-    private void reclaimAbandonedPut(ObjectKey key, long startMs) {
-        Shard shard = shardOf(key);
-        shard.lock();
-        try {
-            ObjectMeta m = shard.objects.get(key);
-            if (m != null && m.pending != null && m.pending.startMs() == startMs) {
-                LOG.log(Level.INFO, "reclaiming put of {0} abandoned by {1}", key, m.pending.writerId());
-                revokePending(shard, m);
-            }
-        } finally {
-            shard.unlock();
-        }
     }
 
     /** One eviction round if the watermark or a failed put asks for it. */
@@ -672,7 +672,7 @@ public final class StoreMaster implements MasterService {
         var types = counters.snapshot();
         long objects = types.stream().mapToLong(t -> t.objects()).sum();
         PolicySelector.Offer active = policies.current();
-        return new MasterStats(segments.capacity(), segments.used(), objects, pendingPuts.size(),
+        return new MasterStats(segments.capacity(), segments.used(), objects, pendingPuts.sum(),
                 segments.all().size(), clients.size(), types, evictor.rounds(), evictor.lastRoundNanos(),
                 evictor.totalRoundNanos(), failedPutsNoSpace.sum(), active == null ? "none" : active.name(),
                 policies.names());

@@ -176,6 +176,43 @@ class StoreMasterTest {
         assertEquals(0, m.stats().usedBytes());
     }
 
+    /** Thousands of puts in progress, several to a shard, ended, revoked or abandoned in every order. */
+    @Test
+    void onlyThePutsAbandonedPastTheReleaseTimeoutAreReclaimed() {
+        f.mount("c1", "s1", 64 << 20);
+        int n = 3000;
+        long[] early = new long[n];
+        long[] late = new long[n];
+        for (int i = 0; i < n; i++) {
+            early[i] = m.putStart("c1", k("early-" + i), 1000, ReplicateConfig.DEFAULT, false).putId();
+        }
+        f.clock.advance(100_000);
+        for (int i = 0; i < n; i++) {
+            late[i] = m.putStart("c1", k("late-" + i), 1000, ReplicateConfig.DEFAULT, false).putId();
+        }
+        for (int i = 0; i < n; i += 3) {
+            m.putEnd("c1", k("early-" + i), early[i], i);
+            m.putRevoke("c1", k("early-" + (i + 1)), early[i + 1]);
+            m.putEnd("c1", k("late-" + (i + 2)), late[i + 2], i);
+        }
+        assertEquals(2L * n - n, m.stats().processingPuts());
+        f.clock.advance(600_000 - 100_000);
+        m.heartbeat("c1");
+        m.runHousekeeping();
+        assertEquals(2L * n / 3, m.stats().processingPuts(), "the early ones left open are reclaimed");
+        assertEquals(2L * n / 3 * 1024 + 2L * n / 3 * 1024, m.stats().usedBytes(), "the ended ones and the late pending");
+        for (int i = 0; i < n; i += 3) {
+            assertEquals(i, m.getReplicaList(k("early-" + i)).crc32c());
+            assertFalse(m.queryKey(k("early-" + (i + 2))).isPresent(), "reclaimed whole");
+            m.putEnd("c1", k("late-" + i), late[i], 7); // still its writer's to end
+        }
+        f.clock.advance(100_000);
+        m.heartbeat("c1");
+        m.runHousekeeping();
+        assertEquals(0, m.stats().processingPuts());
+        assertEquals(n * 1024L, m.stats().usedBytes(), "a third of the early puts and two thirds of the late ones ended");
+    }
+
     @Test
     void aDeadClientsSegmentsGoAndObjectsWithoutAReplicaDisappearWhole() {
         f.mount("dead", "sd", 1 << 20);
