@@ -22,6 +22,8 @@ echo "== replica placement with 1, 16 and 64 segments (JMH)"
 "${java[@]}" -jar "$jar" PlacementBenchmark -wi 3 -i 5 -w 1 -r 1 -rf json -rff "$out/placement.json"
 echo "== the ranking's sort: counting sort beside the key sort, 131,072 candidates (JMH)"
 "${java[@]}" -jar "$jar" RankingSortBenchmark -rf json -rff "$out/ranking-sort.json"
+echo "== a copy transport's checksummed copy: native kernel, Java steps, checksum aside, bare copy (JMH)"
+"${java[@]}" --enable-native-access=ALL-UNNAMED -jar "$jar" ChecksummedCopyBenchmark -rf json -rff "$out/checksummed-copy.json"
 echo "== eviction round at 1e5 and 1e6 objects per policy (JMH), default G1 and Parallel GC"
 "${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p store=uniform -rf json -rff "$out/eviction-round.json"
 "${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p store=uniform -p objects=1000000 -jvmArgsAppend -XX:+UseParallelGC \
@@ -37,5 +39,7 @@ echo "== operations beside an eviction round"
   "One eviction round freeing 6% of capacity (lower is better)" policy
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/eviction-round-aged.json" "$out/eviction-round-aged.png" \
   "One round at 10^6 objects, fresh (uniform) and aged store; goal 50 ms (lower is better)" store
+"${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/checksummed-copy.json" "$out/checksummed-copy.png" \
+  "Copy with CRC32C against a bare copy, by size (lower is better)" size
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/placement.json" "$out/placement.png" \
   "A put (start + end + remove) by mounted segments (lower is better)" segments
