@@ -1,6 +1,5 @@
 package org.mooncake.osgi.store.spi.transport.internal;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -31,7 +30,7 @@ public final class FusedCopy {
     static final String RESOURCE = "/native/linux-x86_64/libmooncake-copy.so";
     /**
      * Bytes per native call: a critical call holds off the garbage collector (it may read heap
-     * arrays in place), so a large copy goes in pieces of about 40 µs each.
+     * arrays in place), so a large copy goes in pieces of about 25 µs each.
      */
     static final long CALL_BYTES = 1L << 20;
     private static final System.Logger LOG = System.getLogger(FusedCopy.class.getName());
