@@ -282,22 +282,38 @@ public final class TransferBenchmark {
             int n = ops(size);
             String csv = run(List.of("redis-benchmark", "-p", String.valueOf(port), "-t", "set,get", "-n",
                     String.valueOf(n), "-d", String.valueOf(size), "-c", "1", "-P", "1", "--csv"), 600);
-            for (String line : csv.split("\n")) {
-                String[] f = line.replace("\"", "").split(",");
-                if (f.length >= 2 && (f[0].equals("SET") || f[0].equals("GET"))) {
-                    double rps = Double.parseDouble(f[1]);
-                    double p50 = f.length > 5 ? Double.parseDouble(f[5]) : 0;
-                    double p99 = f.length > 7 ? Double.parseDouble(f[7]) : 0;
-                    Result r = new Result("redis", f[0].equals("SET") ? "put" : "get", size, n,
-                            rps * size / (1 << 20), p50, p99);
-                    results.add(r);
-                    progress(String.format(Locale.ROOT, "redis    %-4s %,12d B: %9.1f MiB/s  p50 %8.3f ms  p99 %8.3f ms",
-                            r.op, size, r.mibPerSecond, p50, p99));
-                }
+            for (Result r : redisResults(csv, size, n)) {
+                results.add(r);
+                progress(String.format(Locale.ROOT, "redis    %-4s %,12d B: %9.1f MiB/s  p50 %8.3f ms  p99 %8.3f ms",
+                        r.op, size, r.mibPerSecond, r.p50Ms, r.p99Ms));
             }
         } finally {
             server.destroyForcibly();
         }
+    }
+
+    /**
+     * redis-benchmark's {@code --csv} rows as results, columns found by the header's names
+     * ({@code "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms",
+     * "p99_latency_ms","max_latency_ms"} in Redis 7). Until session 13 they were read by position,
+     * one off: the figures shown as Redis's p50 and p99 were its p95 and maximum.
+     */
+    static List<Result> redisResults(String csv, long size, int n) {
+        List<Result> out = new ArrayList<>();
+        List<String> header = null;
+        for (String line : csv.split("\n")) {
+            List<String> f = List.of(line.replace("\"", "").trim().split(","));
+            if (f.getFirst().equals("test")) {
+                header = f;
+            } else if (header != null && (f.getFirst().equals("SET") || f.getFirst().equals("GET"))) {
+                double rps = Double.parseDouble(f.get(header.indexOf("rps")));
+                double p50 = Double.parseDouble(f.get(header.indexOf("p50_latency_ms")));
+                double p99 = Double.parseDouble(f.get(header.indexOf("p99_latency_ms")));
+                out.add(new Result("redis", f.getFirst().equals("SET") ? "put" : "get", size, n,
+                        rps * size / (1 << 20), p50, p99));
+            }
+        }
+        return out;
     }
 
     private void report() throws IOException {
