@@ -19,6 +19,7 @@ import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
+import org.mooncake.osgi.store.spi.transport.Checksums;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -79,9 +80,10 @@ public final class AdminHttpServer {
         server.setExecutor(executor);
         server.createContext("/health", this::health);
         server.createContext("/metrics", ex -> withMaster(ex, m -> send(ex, 200, PrometheusFormat.CONTENT_TYPE,
-                PrometheusFormat.render(m.stats(), learned()))));
+                PrometheusFormat.render(m.stats(), learned(), Checksums.copiesInOnePass()))));
         server.createContext("/stats", ex -> withMaster(ex, m -> sendJson(ex, 200, Map.of("master", m.stats(),
-                "segments", m.segments(), "learned", learned()))));
+                "segments", m.segments(), "learned", learned(), "checksummedCopy",
+                Map.of("onePass", Checksums.copiesInOnePass(), "how", Checksums.copyPath())))));
         server.createContext("/get_all_segments", ex -> withMaster(ex, m -> sendJson(ex, 200, m.segments())));
         server.createContext("/query_key", ex -> withMaster(ex, m -> queryKey(ex, m)));
         server.start();

@@ -15,10 +15,14 @@ final class PrometheusFormat {
 
     /**
      * Master statistics, with what each eviction policy has learned ({@code EvictionPolicy.learned()}, by policy name),
-     * as {@code mooncake_eviction_policy_learned{policy, figure}}.
+     * as {@code mooncake_eviction_policy_learned{policy, figure}}, and whether this process copies
+     * and checksums in one pass ({@code Checksums.copiesInOnePass()}).
      */
-    static String render(MasterStats s, Map<String, Map<String, Double>> learned) {
+    static String render(MasterStats s, Map<String, Map<String, Double>> learned, boolean copiesInOnePass) {
         StringBuilder b = new StringBuilder(4096);
+        gauge(b, "mooncake_checksummed_copy_one_pass",
+                "1 where copy transports here copy and checksum in one pass (the native kernel), 0 where in two",
+                copiesInOnePass ? 1 : 0);
         gauge(b, "mooncake_capacity_bytes", "Bytes of all mounted segments", s.capacityBytes());
         gauge(b, "mooncake_used_bytes", "Bytes allocated to objects", s.usedBytes());
         gauge(b, "mooncake_used_ratio", "Used bytes over capacity", s.usedRatio());

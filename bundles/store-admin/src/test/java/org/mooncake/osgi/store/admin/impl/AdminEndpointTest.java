@@ -1,6 +1,7 @@
 package org.mooncake.osgi.store.admin.impl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.annotation.Annotation;
@@ -24,6 +25,7 @@ import org.mooncake.osgi.store.master.impl.MasterSettings;
 import org.mooncake.osgi.store.master.impl.PolicySelector;
 import org.mooncake.osgi.store.master.impl.StoreMaster;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
+import org.mooncake.osgi.store.spi.transport.Checksums;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -115,6 +117,18 @@ class AdminEndpointTest {
         assertEquals(2896.0, stats.at("/learned/learning/group_end_ms").asDouble(), stats.toString());
         assertTrue(stats.at("/learned/learning/not_known").isMissingNode(), stats.toString());
         assertTrue(stats.at("/learned/failing").isMissingNode(), stats.toString());
+    }
+
+    /** Operators see whether this process copies and checksums in one pass, and if not, why. */
+    @Test
+    void metricsAndStatsSayHowCopiesAreChecksummed() throws Exception {
+        attachMaster();
+        String gauge = "mooncake_checksummed_copy_one_pass " + (Checksums.copiesInOnePass() ? 1 : 0) + "\n";
+        assertTrue(get("/metrics").body().contains(gauge), gauge);
+        JsonNode stats = new ObjectMapper().readTree(get("/stats").body());
+        assertEquals(Checksums.copiesInOnePass(), stats.at("/checksummedCopy/onePass").asBoolean(), stats.toString());
+        assertEquals(Checksums.copyPath(), stats.at("/checksummedCopy/how").asText());
+        assertFalse(Checksums.copyPath().isBlank());
     }
 
     private static EvictionPolicy policy(String name, java.util.function.Supplier<Map<String, Double>> learned) {

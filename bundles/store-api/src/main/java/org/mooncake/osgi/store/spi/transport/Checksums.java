@@ -6,6 +6,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.zip.CRC32C;
 
+import org.mooncake.osgi.store.spi.transport.internal.FusedCopy;
+
 /**
  * The checksum the store records for an object's bytes, CRC32C, over memory of any size, heap or
  * native, without copying it: one implementation for the clients that compute it and the
@@ -28,6 +30,19 @@ public final class Checksums {
             crc.update(data.asSlice(off, Math.min(SLICE, data.byteSize() - off)).asByteBuffer());
         }
         return (int) crc.getValue();
+    }
+
+    /**
+     * Whether copy transports in this process copy and checksum in one pass, through the native
+     * kernel (since 1.2): where they do not, a checksummed copy reads its bytes twice.
+     */
+    public static boolean copiesInOnePass() {
+        return FusedCopy.available();
+    }
+
+    /** What copies and checksums in this process: the native kernel, or why it is not used (since 1.2). */
+    public static String copyPath() {
+        return FusedCopy.describe();
     }
 
     /** Whether {@code data} is large enough for {@link #aside}, and other threads may read it. */
