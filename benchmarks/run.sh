@@ -40,6 +40,6 @@ echo "== operations beside an eviction round"
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/eviction-round-aged.json" "$out/eviction-round-aged.png" \
   "One round at 10^6 objects, fresh (uniform) and aged store; goal 50 ms (lower is better)" store
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/checksummed-copy.json" "$out/checksummed-copy.png" \
-  "Copy with CRC32C against a bare copy, by size (lower is better)" size
+  "Copy with CRC32C over a bare copy of the same size (lower is better)" size copyOnly
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/placement.json" "$out/placement.png" \
   "A put (start + end + remove) by mounted segments (lower is better)" segments

@@ -18,7 +18,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Draws JMH JSON results as bar charts (PNG): one bar per benchmark, grouped by the series
  * parameter, with the score's error as error bars.
  *
- * <p>{@code JmhCharts RESULT.json OUT.png TITLE [SERIES_PARAM]}
+ * <p>{@code JmhCharts RESULT.json OUT.png TITLE [SERIES_PARAM [BASELINE]]}: with a baseline
+ * benchmark, each bar is its score over the baseline's in the same series (sizes far apart
+ * then share one axis).
  */
 public final class JmhCharts {
     private JmhCharts() {
@@ -26,7 +28,7 @@ public final class JmhCharts {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 3) {
-            System.err.println("usage: JmhCharts RESULT.json OUT.png TITLE [SERIES_PARAM]");
+            System.err.println("usage: JmhCharts RESULT.json OUT.png TITLE [SERIES_PARAM [BASELINE]]");
             System.exit(2);
         }
         System.setProperty("java.awt.headless", "true");
@@ -61,6 +63,10 @@ public final class JmhCharts {
             series.computeIfAbsent(s, k -> new LinkedHashMap<>()).put(category,
                     new double[] {m.get("score").asDouble(), Double.isNaN(err) ? 0 : err});
         }
+        if (args.length > 4) {
+            series = relativeTo(series, args[4]);
+            unit = "x " + args[4];
+        }
         CategoryChart chart = new CategoryChartBuilder().width(900).height(500).title(args[2]).yAxisTitle(unit).build();
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         for (var e : series.entrySet()) {
@@ -71,5 +77,19 @@ public final class JmhCharts {
         }
         BitmapEncoder.saveBitmap(chart, args[1], BitmapEncoder.BitmapFormat.PNG);
         System.out.println("wrote " + args[1]);
+    }
+
+    /** Each {score, error} over the baseline category's score in its series; a series without the baseline is left out. */
+    static Map<String, Map<String, double[]>> relativeTo(Map<String, Map<String, double[]>> series, String baseline) {
+        Map<String, Map<String, double[]>> out = new LinkedHashMap<>();
+        series.forEach((s, bars) -> {
+            double[] base = bars.get(baseline);
+            if (base != null && base[0] > 0) {
+                Map<String, double[]> scaled = new LinkedHashMap<>();
+                bars.forEach((c, v) -> scaled.put(c, new double[] {v[0] / base[0], v[1] / base[0]}));
+                out.put(s, scaled);
+            }
+        });
+        return out;
     }
 }
