@@ -5,6 +5,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Dictionary;
 import java.util.Hashtable;
@@ -21,6 +23,7 @@ import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
+import org.mooncake.osgi.store.spi.transport.Checksums;
 import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
@@ -47,6 +50,21 @@ public class StoreInContainerIT {
     @Configuration
     public Option[] config() throws IOException {
         return ContainerOptions.features("runtime", "master", "client");
+    }
+
+    /**
+     * The copy kernel ships inside the store-api bundle: in Felix it loads from the bundle's own
+     * resources where the build made it (the itests pom says so) and the CPU has the instructions.
+     */
+    @Test
+    public void theCopyKernelLoadsFromItsBundleWhereItWasBuilt() throws Exception {
+        Path info = Path.of("/proc/cpuinfo");
+        String flags = Files.isReadable(info) ? Files.readAllLines(info).stream().filter(l -> l.startsWith("flags"))
+                .findFirst().orElse("") + " " : "";
+        boolean cpu = Arrays.stream(new String[] {"sse4_2", "pclmulqdq", "avx512f", "avx512vl", "vpclmulqdq"})
+                .allMatch(f -> flags.contains(" " + f + " "));
+        boolean expected = Boolean.getBoolean("mooncake.copy.native.built") && cpu;
+        assertEquals(Checksums.copyPath(), expected, Checksums.copiesInOnePass());
     }
 
     static byte[] payload(int i, int size) {
