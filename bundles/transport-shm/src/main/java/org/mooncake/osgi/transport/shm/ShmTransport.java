@@ -113,22 +113,61 @@ public final class ShmTransport implements Transport, AutoCloseable {
      * A file of the segment's size plus one {@link ControlPage} at its end; the segment itself is
      * mapped in {@code arena}, the control page in this transport's, so that withdrawing works
      * even after the owner let go of the memory.
+     *
+     * <p>The file is written full of zeros before it is mapped, so that every page is backed: a
+     * sparse file on a tmpfs that fills up (Docker gives {@code /dev/shm} 64 MB by default) would
+     * fault on a later write with SIGBUS, which a Java copy turns into an {@code InternalError}
+     * but which ends the process inside the native copy kernel. Written through the channel, a
+     * full file system is an {@code IOException} here instead: the segment fails now, whole, with
+     * the remedy named, and leaves no file.
      */
     @Override
     public MemorySegment allocateSegment(String segmentName, long sizeBytes, Arena arena) {
+        long fileBytes = sizeBytes + ControlPage.SIZE;
+        try {
+            long usable = Files.getFileStore(directory).getUsableSpace();
+            if (fileBytes > usable) {
+                throw new UncheckedIOException(new IOException(noRoom(sizeBytes, usable)));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot tell the free space of " + directory, e);
+        }
         Path file = directory.resolve("mooncake-" + UUID.randomUUID() + ".seg");
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
-            ch.truncate(sizeBytes + ControlPage.SIZE);
-            ch.write(java.nio.ByteBuffer.allocate(1), sizeBytes + ControlPage.SIZE - 1);
+            backEveryPage(ch, fileBytes, sizeBytes);
             MemorySegment memory = ch.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes, arena);
             ControlPage control = ControlPage.create(ch.map(FileChannel.MapMode.READ_WRITE, sizeBytes, ControlPage.SIZE,
                     mappings));
             owned.put(segmentName, new Owned(file, memory, control));
             return memory;
         } catch (IOException e) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
             throw new UncheckedIOException("cannot create shared segment file " + file, e);
         }
+    }
+
+    /** Writes zeros over the whole file, a MiB at a time; a full file system says so by name. */
+    private void backEveryPage(FileChannel ch, long fileBytes, long sizeBytes) throws IOException {
+        java.nio.ByteBuffer zeros = java.nio.ByteBuffer.allocateDirect(1 << 20);
+        try {
+            for (long off = 0; off < fileBytes;) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), fileBytes - off));
+                off += ch.write(zeros, off);
+            }
+        } catch (IOException full) {
+            throw new IOException(noRoom(sizeBytes, Files.getFileStore(directory).getUsableSpace()), full);
+        }
+    }
+
+    private String noRoom(long sizeBytes, long usable) {
+        return "no room in " + directory + " for a shared segment of " + sizeBytes + " bytes (" + usable
+                + " bytes free): give it more (docker run --shm-size), mount fewer or smaller segments, or set "
+                + PID + " directory";
     }
 
     @Override

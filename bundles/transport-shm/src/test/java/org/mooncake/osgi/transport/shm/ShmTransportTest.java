@@ -45,6 +45,42 @@ class ShmTransportTest {
         return peer.submit(List.of(new TransferRequest(op, local, ep, offset))).toCompletableFuture().join().getFirst();
     }
 
+    /** A file system too small fails the segment at once, with the remedy named, and leaves no file. */
+    @Test
+    void aSegmentLargerThanTheFreeSpaceFailsAtOnceAndLeavesNoFile() throws Exception {
+        owner = new ShmTransport(config());
+        peer = new ShmTransport(config());
+        long tooBig = Files.getFileStore(dir).getUsableSpace() + (1L << 30);
+        var e = assertThrows(java.io.UncheckedIOException.class, () -> owner.allocateSegment("s", tooBig, arena));
+        assertTrue(e.getMessage().contains("no room in " + dir) && e.getMessage().contains("--shm-size"), e.getMessage());
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count());
+        }
+    }
+
+    /**
+     * Every page of a new segment's file is backed before anyone copies into it: a sparse file
+     * could fault (SIGBUS) on a write once its tmpfs fills up, fatal inside the native copy kernel.
+     * The file's allocated blocks, as {@code stat} counts them, cover the whole segment.
+     */
+    @Test
+    void everyPageOfANewSegmentIsBackedBeforeItIsUsed() throws Exception {
+        owner = new ShmTransport(config());
+        peer = new ShmTransport(config());
+        long size = 8 << 20;
+        MemorySegment segment = owner.allocateSegment("s", size, arena);
+        Path file;
+        try (var files = Files.list(dir)) {
+            file = files.filter(f -> f.getFileName().toString().endsWith(".seg")).findFirst().orElseThrow();
+        }
+        Process stat = new ProcessBuilder("stat", "-c", "%b %B", file.toString()).redirectErrorStream(true).start();
+        String[] blocks = new String(stat.getInputStream().readAllBytes()).trim().split(" ");
+        assertEquals(0, stat.waitFor(), String.join(" ", blocks));
+        long allocated = Long.parseLong(blocks[0]) * Long.parseLong(blocks[1]);
+        assertTrue(allocated >= size + ControlPage.SIZE, allocated + " bytes allocated for a segment of " + size);
+        assertEquals(size, segment.byteSize());
+    }
+
     @Test
     void thePeerWritesAndReadsTheOwnersMemoryThroughTheSharedFile() {
         owner = new ShmTransport(config());
