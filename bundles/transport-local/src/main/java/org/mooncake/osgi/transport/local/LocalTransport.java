@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.transport.Checksums;
 import org.mooncake.osgi.store.spi.transport.MemoryCopy;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
@@ -32,6 +33,12 @@ public final class LocalTransport implements Transport {
         } catch (java.net.UnknownHostException e) {
             return "localhost";
         }
+    }
+
+    /** Its copies are {@link MemoryCopy}'s: one pass where the native kernel runs here. */
+    @Override
+    public boolean checksumsInOnePass() {
+        return Checksums.copiesInOnePass();
     }
 
     @Override

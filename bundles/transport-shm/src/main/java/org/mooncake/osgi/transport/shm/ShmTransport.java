@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.transport.Checksums;
 import org.mooncake.osgi.store.spi.transport.MemoryCopy;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
@@ -102,6 +103,12 @@ public final class ShmTransport implements Transport, AutoCloseable {
             LOG.log(Level.WARNING, "{0} is not a writable folder; shm segments go to {1}", c.directory(), dir);
         }
         this.directory = dir;
+    }
+
+    /** Its copies are {@link MemoryCopy}'s: one pass where the native kernel runs here. */
+    @Override
+    public boolean checksumsInOnePass() {
+        return Checksums.copiesInOnePass();
     }
 
     @Override

@@ -44,6 +44,17 @@ public interface Transport {
     /** Stops serving a segment; later requests against it fail. */
     void withdraw(String segmentName);
 
+    /**
+     * Whether a request that asks for its checksum ({@link TransferRequest#checksum}) gets it from
+     * the same pass as its copy, reading no byte twice (since 1.2). A client then asks even for a
+     * large put, where it would otherwise checksum the source on another thread during the
+     * transfer. The default is no: a transport that checksums at all (copy transports) may still
+     * need a pass of its own.
+     */
+    default boolean checksumsInOnePass() {
+        return false;
+    }
+
     /** Pins local memory for transfers (memory registration); a no-op where none is needed. */
     default void registerLocal(MemorySegment memory) {
     }

@@ -4,7 +4,8 @@
  *
  * <p>1.1: a request may ask for the CRC32C of the memory it moved, a status carries it, and
  * {@link org.mooncake.osgi.store.spi.transport.Checksums} computes it as the store records it.
- * 1.2: {@code Checksums} says whether copy transports here copy and checksum in one pass.
+ * 1.2: {@code Checksums} says whether copy transports here copy and checksum in one pass, and
+ * a transport whether it does ({@code Transport.checksumsInOnePass}).
  */
 @Export
 @Version("1.2.0")

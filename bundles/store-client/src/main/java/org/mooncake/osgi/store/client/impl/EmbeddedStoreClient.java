@@ -145,11 +145,13 @@ public final class EmbeddedStoreClient implements StoreClient {
         ObjectKey k = key(key);
         StoreException.require(source != null, "source is null");
         StoreException.require(config != null, "replicate config is null");
-        // a large object's checksum is computed on another thread while its bytes travel (both
-        // only read the source); a smaller one's by the transport beside its copy where it can
-        java.util.concurrent.CompletableFuture<Integer> aside = Checksums.worthAside(source) ? Checksums.aside(source) : null;
         PutTicket put = master.putStart(clientId, k, source.byteSize(), config, upsert);
         try {
+            // A large object's checksum is computed on another thread while its bytes travel
+            // (both only read the source), unless the first replica's transport computes it in
+            // the same pass as its copy; a smaller one's by the transport beside its copy where it can.
+            java.util.concurrent.CompletableFuture<Integer> aside =
+                    Checksums.worthAside(source) && !firstTransport(put).checksumsInOnePass() ? Checksums.aside(source) : null;
             OptionalInt moved = transports.runAll(writes(source, put, aside == null));
             int crc = aside != null ? aside.join() : moved.orElseGet(() -> Checksums.crc32c(source));
             master.putEnd(clientId, k, put.putId(), crc);
@@ -161,6 +163,11 @@ public final class EmbeddedStoreClient implements StoreClient {
             }
             throw e;
         }
+    }
+
+    private Transport firstTransport(PutTicket put) {
+        var r = put.replicas().getFirst();
+        return transports.reaching(transports.pick(r.segmentName(), r.endpoints()));
     }
 
     /** One WRITE per replica; the first asks the transport for the checksum if {@code checksum}. */

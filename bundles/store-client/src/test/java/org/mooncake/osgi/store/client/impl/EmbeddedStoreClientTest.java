@@ -79,6 +79,44 @@ class EmbeddedStoreClientTest {
         }
     }
 
+    /**
+     * A large put asks the transport for its checksum only where the transport computes it in the
+     * same pass as its copy; elsewhere the client checksums on another thread. The object reads
+     * back verified either way.
+     */
+    @Test
+    void aLargePutLeavesTheChecksumToATransportThatNeedsNoSecondPass() {
+        for (boolean onePass : new boolean[] {true, false}) {
+            List<Boolean> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+            HookedTransport t = new HookedTransport() {
+                @Override
+                public boolean checksumsInOnePass() {
+                    return onePass;
+                }
+
+                @Override
+                public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+                    if (batch.getFirst().op() == TransferOp.WRITE) {
+                        asked.add(batch.getFirst().checksum());
+                    }
+                    return inner.submit(batch);
+                }
+            };
+            f = new ClientFixture(t, 16 << 20);
+            int size = (int) org.mooncake.osgi.store.spi.transport.Checksums.ASIDE_FROM + 4096;
+            MemorySegment src = f.arena.allocate(size);
+            src.fill((byte) 7);
+            f.client.registerBuffer(src);
+            f.client.putFrom("big", src, ReplicateConfig.DEFAULT);
+            assertEquals(List.of(onePass), asked, "one pass: " + onePass);
+            MemorySegment back = f.arena.allocate(size);
+            assertEquals(size, f.client.getInto("big", back));
+            assertEquals(-1, back.mismatch(src));
+            f.close();
+            f = null;
+        }
+    }
+
     @Test
     void bytesRoundTripThroughCopyAndZeroCopyCalls() {
         f = new ClientFixture(1 << 20);
