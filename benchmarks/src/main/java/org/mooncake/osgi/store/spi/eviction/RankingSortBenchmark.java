@@ -39,7 +39,11 @@ public class RankingSortBenchmark {
 
     private final int[] scores = new int[CANDIDATES];
     private final int[] scannedAt = new int[CANDIDATES];
-    /** Left empty: the sorts move positions and never read a view. */
+    /**
+     * Left empty, so this measures the sort alone. In a round the sort also places real views,
+     * and each store into this interface-typed array checks the view's class, a header read that
+     * misses cache there: 4–7 ms of the round's sort (docs/benchmarks.md, session 14).
+     */
     private final CandidateView[] scanned = new CandidateView[CANDIDATES];
     private final CandidateView[] ordered = new CandidateView[CANDIDATES];
 

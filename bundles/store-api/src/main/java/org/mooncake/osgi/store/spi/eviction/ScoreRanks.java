@@ -7,8 +7,10 @@ import java.util.Arrays;
  * Rankings that score in steps (cost-aware's worth in factors of 4) give a round's 131,072
  * scanned candidates a few dozen distinct scores; a counting sort over those took 0.66 ms where
  * sorting the (score, position) keys took 8.3 ms with scores mixed in lease order, and 1.05 ms
- * when they rise with age ({@code RankingSortBenchmark}). Rankings with more than {@value #MAX_DISTINCT} distinct scores (a continuous age,
- * say) take the key sort. Both give the same order.
+ * when they rise with age ({@code RankingSortBenchmark}, which places no views). Rankings with
+ * more than {@value #MAX_DISTINCT} distinct scores (a continuous age, say) take the key sort. Both
+ * give the same order. In a round, placing the views costs more than sorting: see
+ * docs/benchmarks.md, session 14.
  */
 final class ScoreRanks {
     static final int MAX_DISTINCT = 1024;
