@@ -12,6 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -107,5 +112,46 @@ class ContainerTest {
         assertTrue(e.getMessage().contains("org.example:nothing:1.0"), e.getMessage());
         IOException p = assertThrows(IOException.class, () -> new FeatureReader(home.resolve("features")).profile("nope"));
         assertTrue(p.getMessage().contains("all-in-one"), p.getMessage());
+    }
+
+    /**
+     * A component that refuses its configuration file says why in the container's log: DS reports
+     * it through the OSGi Log Service, which the admin bundle writes out (FrameworkLog).
+     */
+    @Test
+    void aConfigurationFileAComponentRefusesIsReportedWithItsReason(@TempDir Path dir) throws Exception {
+        Path home = copyOfHome(dir);
+        Files.writeString(home.resolve("etc/org.mooncake.osgi.policy.costaware.cfg"), "worth.resolution=abc\n");
+        ConcurrentLinkedQueue<LogRecord> logged = new ConcurrentLinkedQueue<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                logged.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger root = Logger.getLogger("");
+        root.addHandler(capture);
+        Profile profile = new FeatureReader(home.resolve("features")).profile("all-policies");
+        Container c = Container.start(home, "test", profile, Map.of(), Map.of("gosh.args", "--nointeractive"));
+        try {
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (logged.stream().noneMatch(r -> r.getLevel() == Level.SEVERE
+                    && r.getMessage().contains("CostAwarePolicy") && r.getMessage().contains("For input string: \"abc\""))) {
+                assertTrue(System.nanoTime() < deadline, "no error naming the policy and the bad value among "
+                        + logged.stream().map(LogRecord::getMessage).toList());
+                Thread.sleep(10);
+            }
+        } finally {
+            root.removeHandler(capture);
+            c.stop();
+        }
     }
 }

@@ -44,8 +44,11 @@ import org.osgi.service.metatype.annotations.Designate;
  * <p>Pass order is upstream's: soft-pinned objects only in pass 2, after the others. A round
  * ranks up to {@code scan_objects} of the oldest candidates, then continues in lease order. Observer calls run on request threads and only count; planning runs on the eviction
  * thread, which owns the model's tables.
+ *
+ * <p>Immediate: what it has learned lives as long as the bundle, not as long as some user
+ * holds the service.
  */
-@Component(service = {EvictionPolicy.class, CandidateRanking.class},
+@Component(service = {EvictionPolicy.class, CandidateRanking.class}, immediate = true,
         configurationPid = CostAwarePolicy.PID,
         property = {EvictionPolicy.NAME_PROPERTY + "=" + CostAwarePolicy.NAME,
                 CandidateRanking.NAME_PROPERTY + "=" + CostAwarePolicy.NAME, "service.ranking:Integer=5"})

@@ -24,6 +24,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -58,7 +59,9 @@ public final class AdminHttpServer {
     }
 
     private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private final HttpServer server;
+    /** Replaced by {@link #modified}; read by {@link #port}. */
+    private volatile HttpServer server;
+    private volatile Address served;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
@@ -73,22 +76,80 @@ public final class AdminHttpServer {
 
     @Activate
     public AdminHttpServer(Config config) throws IOException {
-        if (config.port() < 0 || config.port() > 65535) {
-            throw new IllegalArgumentException("port must be 0 to 65535, was " + config.port());
+        Address at = Address.of(config);
+        server = serve(at);
+    }
+
+    /** Where the endpoint listens: checked before anything is bound. */
+    record Address(String bind, int port) {
+        /** Reads and checks {@code config}; a value that is no number fails here, with its text. */
+        static Address of(Config config) {
+            Address a = new Address(config.bind_address(), config.port());
+            if (a.port < 0 || a.port > 65535) {
+                throw new IllegalArgumentException("port must be 0 to 65535, was " + a.port);
+            }
+            return a;
         }
-        server = HttpServer.create(new InetSocketAddress(config.bind_address(), config.port()), 64);
-        server.setExecutor(executor);
-        server.createContext("/health", this::health);
-        server.createContext("/metrics", ex -> withMaster(ex, m -> send(ex, 200, PrometheusFormat.CONTENT_TYPE,
+    }
+
+    private HttpServer serve(Address at) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress(at.bind(), at.port()), 64);
+        s.setExecutor(executor);
+        s.createContext("/health", this::health);
+        s.createContext("/metrics", ex -> withMaster(ex, m -> send(ex, 200, PrometheusFormat.CONTENT_TYPE,
                 PrometheusFormat.render(m.stats(), learned(), Checksums.copiesInOnePass()))));
-        server.createContext("/stats", ex -> withMaster(ex, m -> sendJson(ex, 200, Map.of("master", m.stats(),
+        s.createContext("/stats", ex -> withMaster(ex, m -> sendJson(ex, 200, Map.of("master", m.stats(),
                 "segments", m.segments(), "learned", learned(), "checksummedCopy",
                 Map.of("onePass", Checksums.copiesInOnePass(), "how", Checksums.copyPath())))));
-        server.createContext("/get_all_segments", ex -> withMaster(ex, m -> sendJson(ex, 200, m.segments())));
-        server.createContext("/query_key", ex -> withMaster(ex, m -> queryKey(ex, m)));
-        server.start();
-        LOG.log(Level.INFO, "admin endpoint on http://{0}:{1}/", config.bind_address(),
-                String.valueOf(server.getAddress().getPort()));
+        s.createContext("/get_all_segments", ex -> withMaster(ex, m -> sendJson(ex, 200, m.segments())));
+        s.createContext("/query_key", ex -> withMaster(ex, m -> queryKey(ex, m)));
+        s.start();
+        served = at;
+        LOG.log(Level.INFO, "admin endpoint on http://{0}:{1}/", at.bind(), String.valueOf(s.getAddress().getPort()));
+        return s;
+    }
+
+    /**
+     * A changed configuration moves the endpoint; a broken one, or an address that cannot be
+     * bound, is refused with its reason and the endpoint stays where it was (operators watch it
+     * through the change). Without this DS would stop the endpoint, and a broken file would
+     * leave none. Called by DS, one change at a time.
+     */
+    @Modified
+    void modified(Config config) {
+        Address next;
+        try {
+            next = Address.of(config);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "rejected admin endpoint configuration, still serving on port {0}: {1}",
+                    String.valueOf(port()), FrameworkLog.line(null, e));
+            return;
+        }
+        if (next.equals(served)) {
+            return;
+        }
+        Address was = served;
+        HttpServer old = server;
+        boolean samePort = next.port() != 0 && next.port() == port();
+        if (samePort) {
+            old.stop(0); // the new address needs this port
+        }
+        try {
+            server = serve(next);
+            if (!samePort) {
+                old.stop(0);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.ERROR, "cannot serve the admin endpoint on {0}:{1} ({2}); keeping {3}:{4}", next.bind(),
+                    String.valueOf(next.port()), e.toString(), was.bind(), String.valueOf(was.port()));
+            if (samePort) {
+                try {
+                    server = serve(was);
+                } catch (IOException | RuntimeException again) {
+                    LOG.log(Level.ERROR, "the admin endpoint is down: its old address failed too", again);
+                }
+            }
+        }
     }
 
     /**

@@ -44,7 +44,11 @@ class AdminEndpointTest {
                 ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).build(), false).putId();
         master.putEnd("c1", ObjectKey.of("hs"), put1, 1);
         master.getReplicaList(ObjectKey.of("hs"));
-        server = new AdminHttpServer(new AdminHttpServer.Config() {
+        server = new AdminHttpServer(config(0, "127.0.0.1"));
+    }
+
+    private static AdminHttpServer.Config config(int port, String bind) {
+        return new AdminHttpServer.Config() {
             @Override
             public Class<? extends Annotation> annotationType() {
                 return AdminHttpServer.Config.class;
@@ -52,14 +56,46 @@ class AdminEndpointTest {
 
             @Override
             public int port() {
-                return 0;
+                return port;
             }
 
             @Override
             public String bind_address() {
-                return "127.0.0.1";
+                return bind;
             }
-        });
+        };
+    }
+
+    private static boolean answers(String host, int port) {
+        try (java.net.Socket s = new java.net.Socket(host, port)) {
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void aPortInUseOrOutOfRangeIsRefusedAndTheEndpointStays() throws Exception {
+        int was = server.port();
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            server.modified(config(taken.getLocalPort(), "127.0.0.1"));
+            assertEquals(was, server.port());
+        }
+        server.modified(config(70_000, "127.0.0.1"));
+        assertEquals(was, server.port());
+        assertTrue(answers("127.0.0.1", was));
+    }
+
+    @Test
+    void anotherAddressOnTheSamePortMovesTheEndpoint() throws Exception {
+        int port = server.port();
+        server.modified(config(port, "localhost"));
+        assertEquals(port, server.port());
+        assertTrue(answers("localhost", port));
+        server.modified(config(0, "127.0.0.1"));
+        assertTrue(server.port() != port);
+        assertFalse(answers("127.0.0.1", port), "the old port is let go");
+        assertEquals(503, get("/health").statusCode(), "served, and down: no master here");
     }
 
     @AfterEach

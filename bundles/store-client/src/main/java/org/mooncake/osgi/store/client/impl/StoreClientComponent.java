@@ -32,8 +32,13 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 /**
  * The embedded client as a service: allocates its global segment and local buffer off-heap,
  * mounts the segment, heartbeats the master, and withdraws everything on deactivation.
+ *
+ * <p>Immediate: its segment holds objects, so it lives as long as its bundle and configuration
+ * do, used or not. As a delayed component DS withdrew the segment, and every object in it,
+ * whenever its last user let go (a reconfigured admin endpoint did), and in a process where
+ * nothing else used the client it contributed no segment at all.
  */
-@Component(service = StoreClient.class, configurationPid = StoreClientComponent.PID,
+@Component(service = StoreClient.class, immediate = true, configurationPid = StoreClientComponent.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = StoreClientComponent.Config.class)
 public final class StoreClientComponent implements StoreClient {

@@ -39,8 +39,12 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * The master as an OSGi service. One scheduler thread owns eviction rounds and housekeeping;
  * any thread may call the service. Eviction policies bind and unbind at any time: each round
  * plans with whichever is selected when it starts.
+ *
+ * <p>Immediate: it holds every object's metadata, so it lives as long as its bundle and
+ * configuration do. As a delayed component DS dropped it, and the store with it, as soon as its
+ * last user let go of the service (an admin endpoint being reconfigured, say).
  */
-@Component(service = MasterService.class, configurationPid = MasterComponent.PID,
+@Component(service = MasterService.class, immediate = true, configurationPid = MasterComponent.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = MasterComponent.Config.class)
 public final class MasterComponent implements MasterService {

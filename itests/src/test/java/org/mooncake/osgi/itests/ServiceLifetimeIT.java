@@ -1,0 +1,185 @@
+package org.mooncake.osgi.itests;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import javax.inject.Inject;
+
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.StoreClient;
+import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.master.SegmentStats;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerMethod;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.service.component.runtime.ServiceComponentRuntime;
+import org.osgi.service.component.runtime.dto.ComponentDescriptionDTO;
+
+/**
+ * What holds data must not depend on who uses it: DS drops a delayed component as soon as its
+ * last user lets go. This class never holds the client itself, so the client's only user is the
+ * admin endpoint, and the tests take that away or reconfigure it.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerMethod.class)
+public class ServiceLifetimeIT {
+    private static final String ADMIN_PID = "org.mooncake.osgi.store.admin.http";
+    private static final String ADMIN_COMPONENT = "org.mooncake.osgi.store.admin.impl.AdminHttpServer";
+
+    @Inject
+    private MasterService master;
+
+    @Inject
+    private ConfigurationAdmin configAdmin;
+
+    @Inject
+    private ServiceComponentRuntime scr;
+
+    @Inject
+    private BundleContext context;
+
+    @Configuration
+    public Option[] config() throws IOException {
+        return ContainerOptions.features("runtime", "master", "client");
+    }
+
+    /** Puts {@code value} through the client, then lets go of it; returns the id of the client that holds it. */
+    private String putAndLetGo(String key, byte[] value) {
+        ServiceReference<StoreClient> ref = context.getServiceReference(StoreClient.class);
+        assertNotNull("a client is registered", ref);
+        try {
+            context.getService(ref).put(key, value);
+        } finally {
+            context.ungetService(ref);
+        }
+        List<SegmentStats> segments = master.segments();
+        assertEquals(1, segments.size());
+        return segments.getFirst().clientId();
+    }
+
+    private byte[] getAndLetGo(String key) {
+        ServiceReference<StoreClient> ref = context.getServiceReference(StoreClient.class);
+        try {
+            return context.getService(ref).get(key);
+        } finally {
+            context.ungetService(ref);
+        }
+    }
+
+    private ComponentDescriptionDTO admin() {
+        Bundle adminBundle = null;
+        for (Bundle b : context.getBundles()) {
+            if ("org.mooncake.osgi.store.admin".equals(b.getSymbolicName())) {
+                adminBundle = b;
+            }
+        }
+        return scr.getComponentDescriptionDTO(adminBundle, ADMIN_COMPONENT);
+    }
+
+    @Test
+    public void theClientAndItsObjectsOutliveTheirLastUser() throws Exception {
+        byte[] value = "kept while nobody looks".getBytes();
+        String clientId = putAndLetGo("kept", value);
+        ComponentDescriptionDTO admin = admin();
+        scr.disableComponent(admin).getValue(); // the endpoint was the client's last user
+        try {
+            assertFalse(scr.isComponentEnabled(admin));
+            assertTrue("the object survives", master.exists(ObjectKey.of("kept")));
+            assertEquals("the same client keeps its segment", clientId, master.segments().getFirst().clientId());
+        } finally {
+            scr.enableComponent(admin).getValue();
+        }
+        assertArrayEquals(value, getAndLetGo("kept"));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static boolean healthy(int port) throws Exception {
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200;
+        } catch (ConnectException e) {
+            return false;
+        }
+    }
+
+    private void configureAdmin(Object port) throws IOException {
+        Dictionary<String, Object> p = new Hashtable<>();
+        p.put("port", port);
+        p.put("bind.address", "127.0.0.1");
+        configAdmin.getConfiguration(ADMIN_PID, "?").update(p);
+    }
+
+    /** A broken file in etc/ is refused with its reason; the endpoint, and the client it used, stay. */
+    @Test
+    public void aBrokenAdminConfigurationIsRefusedAndAValidOneMovesTheEndpoint() throws Exception {
+        String clientId = putAndLetGo("kept", new byte[] {1, 2, 3});
+        int first = freePort();
+        configureAdmin(String.valueOf(first));
+        Await.until("the endpoint on port " + first, () -> healthy(first));
+
+        ConcurrentLinkedQueue<String> said = new ConcurrentLinkedQueue<>();
+        Handler listen = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                said.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(ADMIN_COMPONENT);
+        log.addHandler(listen);
+        try {
+            configureAdmin("notaport");
+            Await.until("the configuration refused", () -> said.stream().anyMatch(m -> m.startsWith("rejected")));
+        } finally {
+            log.removeHandler(listen);
+        }
+        assertTrue("still serving on the old port", healthy(first));
+
+        int second = freePort();
+        configureAdmin(String.valueOf(second));
+        Await.until("the endpoint on port " + second, () -> healthy(second));
+        assertFalse("the old port is let go", healthy(first));
+        assertEquals("the client was never restarted", clientId, master.segments().getFirst().clientId());
+        assertArrayEquals(new byte[] {1, 2, 3}, getAndLetGo("kept"));
+    }
+}
