@@ -150,6 +150,19 @@ public class ServiceLifetimeIT {
         configureAdmin(String.valueOf(first));
         Await.until("the endpoint on port " + first, () -> healthy(first));
 
+        awaitLogLine(ADMIN_COMPONENT, "rejected", () -> configureAdmin("notaport"));
+        assertTrue("still serving on the old port", healthy(first));
+
+        int second = freePort();
+        configureAdmin(String.valueOf(second));
+        Await.until("the endpoint on port " + second, () -> healthy(second));
+        assertFalse("the old port is let go", healthy(first));
+        assertEquals("the client was never restarted", clientId, master.segments().getFirst().clientId());
+        assertArrayEquals(new byte[] {1, 2, 3}, getAndLetGo("kept"));
+    }
+
+    /** Waits for a line of {@code logger} that starts with {@code start}, while {@code action} runs. */
+    private static void awaitLogLine(String logger, String start, ThrowingRunnable action) throws Exception {
         ConcurrentLinkedQueue<String> said = new ConcurrentLinkedQueue<>();
         Handler listen = new Handler() {
             @Override
@@ -165,21 +178,45 @@ public class ServiceLifetimeIT {
             public void close() {
             }
         };
-        Logger log = Logger.getLogger(ADMIN_COMPONENT);
+        Logger log = Logger.getLogger(logger);
         log.addHandler(listen);
         try {
-            configureAdmin("notaport");
-            Await.until("the configuration refused", () -> said.stream().anyMatch(m -> m.startsWith("rejected")));
+            action.run();
+            Await.until(logger + " saying " + start, () -> said.stream().anyMatch(m -> m.startsWith(start)));
         } finally {
             log.removeHandler(listen);
         }
-        assertTrue("still serving on the old port", healthy(first));
+    }
 
-        int second = freePort();
-        configureAdmin(String.valueOf(second));
-        Await.until("the endpoint on port " + second, () -> healthy(second));
-        assertFalse("the old port is let go", healthy(first));
-        assertEquals("the client was never restarted", clientId, master.segments().getFirst().clientId());
-        assertArrayEquals(new byte[] {1, 2, 3}, getAndLetGo("kept"));
+    interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    /**
+     * A storage node serves its segment over tcp: tuning the transport, or breaking its file,
+     * must not restart it, since the client whose segment it serves would go with it.
+     */
+    @Test
+    public void reconfiguringTheTransportOfTheSegmentKeepsTheSegmentAndItsObjects() throws Exception {
+        Dictionary<String, Object> client = new Hashtable<>();
+        client.put("segmentTransport.target", "(transport.protocol=tcp)");
+        configAdmin.getConfiguration("org.mooncake.osgi.store.client", "?").update(client);
+        Await.until("the segment served over tcp", () -> master.segments().size() == 1
+                && "tcp".equals(master.segments().getFirst().protocol()));
+        String clientId = putAndLetGo("over-tcp", new byte[] {9, 8, 7});
+
+        String tcp = "org.mooncake.osgi.transport.tcp.TcpTransport";
+        awaitLogLine(tcp, "tcp transport: ", () -> {
+            Dictionary<String, Object> tuned = new Hashtable<>();
+            tuned.put("spin.wait.us", "200");
+            configAdmin.getConfiguration("org.mooncake.osgi.transport.tcp", "?").update(tuned);
+        });
+        awaitLogLine(tcp, "rejected", () -> {
+            Dictionary<String, Object> broken = new Hashtable<>();
+            broken.put("connections.per.peer", "0");
+            configAdmin.getConfiguration("org.mooncake.osgi.transport.tcp", "?").update(broken);
+        });
+        assertEquals("the same client keeps its segment", clientId, master.segments().getFirst().clientId());
+        assertArrayEquals(new byte[] {9, 8, 7}, getAndLetGo("over-tcp"));
     }
 }

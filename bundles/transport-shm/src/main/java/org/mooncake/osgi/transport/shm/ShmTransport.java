@@ -26,6 +26,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
@@ -95,14 +96,31 @@ public final class ShmTransport implements Transport, AutoCloseable {
     /** The owner's control pages: they live as long as this transport. */
     private final Arena mappings = Arena.ofShared();
 
+    private final String configuredDirectory;
+
     @Activate
     public ShmTransport(Config c) {
+        configuredDirectory = c.directory();
         Path dir = Path.of(c.directory());
         if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
             dir = Path.of(System.getProperty("java.io.tmpdir"));
             LOG.log(Level.WARNING, "{0} is not a writable folder; shm segments go to {1}", c.directory(), dir);
         }
         this.directory = dir;
+    }
+
+    /**
+     * A new directory is read at the next start only: without this DS would restart the
+     * transport, and a client whose segment it serves with it, withdrawing the segment and every
+     * object in it.
+     */
+    @Modified
+    void modified(Config c) {
+        if (!c.directory().equals(configuredDirectory)) {
+            LOG.log(Level.WARNING, "shm transport: directory {0} applies when the transport restarts (restart bundle "
+                    + "org.mooncake.osgi.transport.shm); the restart withdraws the segments it serves and the objects "
+                    + "in them. Segment files stay in {1} until then", c.directory(), directory);
+        }
     }
 
     /** Its copies are {@link MemoryCopy}'s: one pass where the native kernel runs here. */

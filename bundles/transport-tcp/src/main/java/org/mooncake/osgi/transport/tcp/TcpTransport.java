@@ -25,6 +25,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
@@ -132,21 +133,94 @@ public final class TcpTransport implements Transport, AutoCloseable {
     private final ConcurrentMap<String, PeerConnections> peers = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
 
+    /** A configuration, read and checked: a broken one fails here, before anything changes. */
+    record Settings(String bindAddress, int port, String advertisedHost, int connectionsPerPeer, int chunkBytes,
+            long ioTimeoutMs, long spinWaitUs) {
+        Settings {
+            if (port < 0 || port > 65535 || connectionsPerPeer < 1 || chunkBytes < 4096 || ioTimeoutMs <= 0
+                    || spinWaitUs < 0 || spinWaitUs > 10_000) {
+                throw new IllegalArgumentException("port must be 0-65535, connections_per_peer >= 1, "
+                        + "chunk_bytes >= 4096, io_timeout_ms > 0, spin_wait_us 0-10000");
+            }
+        }
+
+        static Settings of(Config c) {
+            return new Settings(c.bind_address(), c.port(), c.advertised_host(), c.connections_per_peer(),
+                    c.chunk_bytes(), c.io_timeout_ms(), c.spin_wait_us());
+        }
+
+        /** The properties, by name, that differ from {@code o}. */
+        List<String> changesFrom(Settings o) {
+            List<String> changed = new ArrayList<>();
+            if (!bindAddress.equals(o.bindAddress)) {
+                changed.add("bind.address");
+            }
+            if (port != o.port) {
+                changed.add("port");
+            }
+            if (!advertisedHost.equals(o.advertisedHost)) {
+                changed.add("advertised.host");
+            }
+            if (connectionsPerPeer != o.connectionsPerPeer) {
+                changed.add("connections.per.peer");
+            }
+            if (chunkBytes != o.chunkBytes) {
+                changed.add("chunk.bytes");
+            }
+            if (ioTimeoutMs != o.ioTimeoutMs) {
+                changed.add("io.timeout.ms");
+            }
+            if (spinWaitUs != o.spinWaitUs) {
+                changed.add("spin.wait.us");
+            }
+            return changed;
+        }
+    }
+
+    private final Settings settings;
+
     @Activate
     public TcpTransport(Config c) throws IOException {
-        if (c.port() < 0 || c.port() > 65535 || c.connections_per_peer() < 1 || c.chunk_bytes() < 4096
-                || c.io_timeout_ms() <= 0 || c.spin_wait_us() < 0 || c.spin_wait_us() > 10_000) {
-            throw new IllegalArgumentException("port must be 0-65535, connections_per_peer >= 1, chunk_bytes >= 4096, "
-                    + "io_timeout_ms > 0, spin_wait_us 0-10000");
-        }
-        this.spinNanos = TimeUnit.MICROSECONDS.toNanos(c.spin_wait_us());
-        this.ioTimeoutMs = c.io_timeout_ms();
-        this.connectionsPerPeer = c.connections_per_peer();
-        this.chunkBytes = c.chunk_bytes();
-        this.server = new SegmentServer(new InetSocketAddress(c.bind_address(), c.port()), chunkBytes, spinNanos);
-        String host = c.advertised_host().isBlank() ? c.bind_address() : c.advertised_host();
+        this.settings = Settings.of(c);
+        this.spinNanos = TimeUnit.MICROSECONDS.toNanos(settings.spinWaitUs());
+        this.ioTimeoutMs = settings.ioTimeoutMs();
+        this.connectionsPerPeer = settings.connectionsPerPeer();
+        this.chunkBytes = settings.chunkBytes();
+        this.server = new SegmentServer(new InetSocketAddress(settings.bindAddress(), settings.port()), chunkBytes,
+                spinNanos);
+        String host = settings.advertisedHost().isBlank() ? settings.bindAddress() : settings.advertisedHost();
         this.advertised = host + ":" + server.port();
         LOG.log(Level.INFO, "tcp transport serving segments at {0}", advertised);
+    }
+
+    /**
+     * A changed configuration is read at the next start only. Without this DS would restart the
+     * transport for any change, and a client whose segment it serves with it: the segment, and
+     * every object in it, would be withdrawn by a tuning change, and a broken file would leave the
+     * node with no transport at all. So a broken one is refused, and a valid one is logged with
+     * how to apply it.
+     */
+    @Modified
+    void modified(Config c) {
+        Settings next;
+        try {
+            next = Settings.of(c);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "rejected tcp transport configuration, still serving at {0} as configured before: {1}",
+                    advertised, e.getMessage());
+            return;
+        }
+        List<String> changed = next.changesFrom(settings);
+        if (!changed.isEmpty()) {
+            LOG.log(Level.WARNING, "tcp transport: {0} changed and applies when the transport restarts (restart bundle "
+                    + "org.mooncake.osgi.transport.tcp); the restart withdraws the segments it serves and the objects "
+                    + "in them", String.join(", ", changed));
+        }
+    }
+
+    /** What runs now (tests). */
+    Settings settings() {
+        return settings;
     }
 
     /** host:port peers use for this process's segments. */

@@ -40,24 +40,27 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 public final class TypeAwarePolicy implements EvictionPolicy, CandidateRanking {
     public static final String NAME = "type-aware";
 
-    private final List<TypeRule> boundRules = new CopyOnWriteArrayList<>();
+    private final List<TypeRule> fixedRules;
+    /** Read for their current rule at each round: a configuration changes its rule in place. */
+    private final List<TypeRuleConfiguration> configuredRules = new CopyOnWriteArrayList<>();
 
     public TypeAwarePolicy() {
+        this(List.of());
     }
 
     /** For tests and embedding: a policy with fixed rules. */
     public TypeAwarePolicy(List<TypeRule> rules) {
-        boundRules.addAll(rules);
+        fixedRules = List.copyOf(rules);
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     void bindRule(TypeRuleConfiguration configured) {
-        boundRules.add(configured.rule());
+        configuredRules.add(configured);
     }
 
     void unbindRule(TypeRuleConfiguration configured) {
-        boundRules.remove(configured.rule());
+        configuredRules.remove(configured);
     }
 
     @Override
@@ -83,7 +86,11 @@ public final class TypeAwarePolicy implements EvictionPolicy, CandidateRanking {
         for (ObjectDataType t : ObjectDataType.values()) {
             m.put(t, TypeRule.defaults(t));
         }
-        for (TypeRule r : boundRules) {
+        for (TypeRule r : fixedRules) {
+            m.put(r.type(), r);
+        }
+        for (TypeRuleConfiguration c : configuredRules) {
+            TypeRule r = c.rule();
             m.put(r.type(), r);
         }
         return m;

@@ -4,13 +4,16 @@ import org.mooncake.osgi.store.api.ObjectDataType;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
- * One factory configuration per data type. A configuration with an invalid value fails to
- * activate (the error names the property), so the policy keeps the rules it had.
+ * One factory configuration per data type. A configuration with an invalid value is refused (the
+ * error names the property): a new one never becomes a rule, and a changed one keeps the rule it
+ * had, because a change is applied in place ({@link #modified}) rather than by a restart that
+ * would drop the rule first.
  */
 @Component(service = TypeRuleConfiguration.class, configurationPid = TypeRuleConfiguration.FACTORY_PID,
         configurationPolicy = ConfigurationPolicy.REQUIRE)
@@ -37,17 +40,28 @@ public final class TypeRuleConfiguration {
         double budget_ratio() default -1;
     }
 
-    private final TypeRule rule;
+    /** Replaced by {@link #modified}; the policy reads it at each round. */
+    private volatile TypeRule rule;
 
     @Activate
     public TypeRuleConfiguration(Config c) {
+        this.rule = ruleOf(c);
+    }
+
+    /** Applies a changed configuration, or throws (DS logs it) and keeps the rule it had. */
+    @Modified
+    void modified(Config c) {
+        rule = ruleOf(c);
+    }
+
+    private static TypeRule ruleOf(Config c) {
         ObjectDataType type;
         try {
             type = ObjectDataType.parse(c.data_type());
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("data_type: " + e.getMessage(), e);
         }
-        this.rule = new TypeRule(type, c.reuse_scale(), c.soft_pin_weight(), c.eviction_grace_ms(),
+        return new TypeRule(type, c.reuse_scale(), c.soft_pin_weight(), c.eviction_grace_ms(),
                 c.budget_ratio() < 0 ? Double.NaN : c.budget_ratio());
     }
 

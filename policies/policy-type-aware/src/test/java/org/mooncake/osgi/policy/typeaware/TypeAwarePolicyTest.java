@@ -38,4 +38,57 @@ class TypeAwarePolicyTest {
         assertThrows(IllegalArgumentException.class, () -> new TypeRule(ObjectDataType.KVCACHE, 1, 1, -5, Double.NaN));
         assertThrows(IllegalArgumentException.class, () -> new TypeRule(ObjectDataType.KVCACHE, 1, 1, 0, 1.5));
     }
+
+    private static TypeRuleConfiguration.Config rule(String type, double reuseScale) {
+        return new TypeRuleConfiguration.Config() {
+            @Override
+            public Class<? extends java.lang.annotation.Annotation> annotationType() {
+                return TypeRuleConfiguration.Config.class;
+            }
+
+            @Override
+            public String data_type() {
+                return type;
+            }
+
+            @Override
+            public double reuse_scale() {
+                return reuseScale;
+            }
+
+            @Override
+            public double soft_pin_weight() {
+                return 1;
+            }
+
+            @Override
+            public long eviction_grace_ms() {
+                return 0;
+            }
+
+            @Override
+            public double budget_ratio() {
+                return -1;
+            }
+        };
+    }
+
+    @Test
+    void aChangedRuleAppliesInPlaceAndABrokenChangeKeepsTheRuleItHad() {
+        TypeRuleConfiguration configured = new TypeRuleConfiguration(rule("HIDDEN_STATE", 8));
+        TypeAwarePolicy policy = new TypeAwarePolicy();
+        policy.bindRule(configured);
+        assertEquals(8, policy.rules().get(ObjectDataType.HIDDEN_STATE).reuseScale());
+
+        configured.modified(rule("HIDDEN_STATE", 16));
+        assertEquals(16, policy.rules().get(ObjectDataType.HIDDEN_STATE).reuseScale());
+
+        var e = assertThrows(IllegalArgumentException.class, () -> configured.modified(rule("HIDDEN_STATE", 0)));
+        assertTrue(e.getMessage().contains("reuse_scale"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> configured.modified(rule("NOPE", 2)));
+        assertEquals(16, policy.rules().get(ObjectDataType.HIDDEN_STATE).reuseScale());
+
+        policy.unbindRule(configured);
+        assertEquals(TypeRule.defaults(ObjectDataType.HIDDEN_STATE), policy.rules().get(ObjectDataType.HIDDEN_STATE));
+    }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.mooncake.osgi.store.api.OpResult;
@@ -21,6 +22,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -67,29 +69,67 @@ public final class StoreClientComponent implements StoreClient {
         String segmentTransport_target() default "(transport.protocol=local)";
     }
 
+    /** A configuration, read and checked: a broken one fails here, before anything changes. */
+    record Settings(String clientId, String tenant, long segmentBytes, long bufferBytes, long heartbeatMs) {
+        Settings {
+            if (segmentBytes < 0 || bufferBytes < 0 || heartbeatMs <= 0) {
+                throw new IllegalArgumentException(
+                        "global_segment_size and local_buffer_size must be >= 0 and heartbeat_interval_ms > 0");
+            }
+        }
+
+        static Settings of(Config c) {
+            return new Settings(c.client_id(), c.tenant(), c.global_segment_size(), c.local_buffer_size(),
+                    c.heartbeat_interval_ms());
+        }
+
+        /** The properties, by name, that only a restart applies and that differ from {@code o}. */
+        List<String> restartOnlyChanges(Settings o) {
+            List<String> changed = new java.util.ArrayList<>();
+            if (!clientId.equals(o.clientId)) {
+                changed.add("client.id");
+            }
+            if (!tenant.equals(o.tenant)) {
+                changed.add("tenant");
+            }
+            if (segmentBytes != o.segmentBytes) {
+                changed.add("global.segment.size");
+            }
+            if (bufferBytes != o.bufferBytes) {
+                changed.add("local.buffer.size");
+            }
+            return changed;
+        }
+    }
+
+    /** What runs now (tests). */
+    Settings settings() {
+        return running;
+    }
+
     private final Transports transports = new Transports();
     private final EmbeddedStoreClient client;
     private final Arena arena = Arena.ofShared();
     private final ScheduledExecutorService heartbeats;
     private final MemorySegment localBuffer;
+    /** What runs now; changed by {@link #modified} only (DS calls it one change at a time). */
+    private Settings running;
+    private ScheduledFuture<?> beating;
 
     @Activate
     public StoreClientComponent(Config config, @Reference MasterService master,
             @Reference(name = "segmentTransport") Transport segmentTransport) {
-        if (config.global_segment_size() < 0 || config.local_buffer_size() < 0 || config.heartbeat_interval_ms() <= 0) {
-            throw new IllegalArgumentException(
-                    "global_segment_size and local_buffer_size must be >= 0 and heartbeat_interval_ms > 0");
-        }
+        running = Settings.of(config);
         transports.add(segmentTransport);
-        String id = config.client_id().isBlank() ? "embedded-" + UUID.randomUUID().toString().substring(0, 8)
-                : config.client_id();
-        client = new EmbeddedStoreClient(master, transports, id, config.tenant(), segmentTransport.protocol(),
+        String id = running.clientId().isBlank() ? "embedded-" + UUID.randomUUID().toString().substring(0, 8)
+                : running.clientId();
+        client = new EmbeddedStoreClient(master, transports, id, running.tenant(), segmentTransport.protocol(),
                 InstantSource.system());
         master.heartbeat(id);
-        if (config.global_segment_size() > 0) {
-            client.mountNewSegment(config.global_segment_size(), arena);
+        if (running.segmentBytes() > 0) {
+            client.mountNewSegment(running.segmentBytes(), arena);
         }
-        localBuffer = config.local_buffer_size() > 0 ? arena.allocate(config.local_buffer_size(), 64) : null;
+        localBuffer = running.bufferBytes() > 0 ? arena.allocate(running.bufferBytes(), 64) : null;
         if (localBuffer != null) {
             client.registerBuffer(localBuffer);
         }
@@ -98,10 +138,43 @@ public final class StoreClientComponent implements StoreClient {
             t.setDaemon(true);
             return t;
         });
-        heartbeats.scheduleAtFixedRate(client::heartbeat, config.heartbeat_interval_ms(),
-                config.heartbeat_interval_ms(), TimeUnit.MILLISECONDS);
-        LOG.log(Level.INFO, "client {0} of tenant {1} up with a {2}-byte segment over {3}", id, config.tenant(),
-                config.global_segment_size(), segmentTransport.protocol());
+        beating = heartbeats.scheduleAtFixedRate(client::heartbeat, running.heartbeatMs(), running.heartbeatMs(),
+                TimeUnit.MILLISECONDS);
+        LOG.log(Level.INFO, "client {0} of tenant {1} up with a {2}-byte segment over {3}", id, running.tenant(),
+                running.segmentBytes(), segmentTransport.protocol());
+    }
+
+    /**
+     * A changed configuration. Without this DS would restart the client for any change, which
+     * withdraws its segment and every object in it, and for a broken file leave no client at all.
+     * So a broken one is refused; the heartbeat interval changes in place; what shapes the segment
+     * or the client's identity applies when the client restarts (the log says so), because only a
+     * restart can apply it and a restart empties the segment. (A new {@code segmentTransport.target}
+     * is a reference, not a property: DS restarts the client for it.)
+     */
+    @Modified
+    void modified(Config config) {
+        Settings next;
+        try {
+            next = Settings.of(config);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "rejected client configuration, client {0} keeps running as it was: {1}",
+                    client.clientId(), e.getMessage());
+            return;
+        }
+        if (next.heartbeatMs() != running.heartbeatMs()) {
+            beating.cancel(false);
+            beating = heartbeats.scheduleAtFixedRate(client::heartbeat, next.heartbeatMs(), next.heartbeatMs(),
+                    TimeUnit.MILLISECONDS);
+            running = new Settings(running.clientId(), running.tenant(), running.segmentBytes(), running.bufferBytes(),
+                    next.heartbeatMs());
+        }
+        List<String> later = next.restartOnlyChanges(running);
+        if (!later.isEmpty()) {
+            LOG.log(Level.WARNING, "client {0}: {1} changed and applies when the client restarts (restart bundle "
+                    + "org.mooncake.osgi.store.client); the restart withdraws its segment and the objects in it",
+                    client.clientId(), String.join(", ", later));
+        }
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,

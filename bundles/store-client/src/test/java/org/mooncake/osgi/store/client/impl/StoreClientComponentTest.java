@@ -18,6 +18,10 @@ class StoreClientComponentTest {
     private final StoreMaster master = new StoreMaster(MasterSettings.DEFAULTS, InstantSource.system(), new PolicySelector());
 
     private static StoreClientComponent.Config config(long segment, long buffer) {
+        return config(segment, buffer, 1000);
+    }
+
+    private static StoreClientComponent.Config config(long segment, long buffer, long heartbeatMs) {
         return new StoreClientComponent.Config() {
             @Override
             public Class<? extends Annotation> annotationType() {
@@ -46,7 +50,7 @@ class StoreClientComponentTest {
 
             @Override
             public long heartbeat_interval_ms() {
-                return 1000;
+                return heartbeatMs;
             }
 
             @Override
@@ -75,5 +79,35 @@ class StoreClientComponentTest {
         assertThrows(IllegalArgumentException.class,
                 () -> new StoreClientComponent(config(-1, 0), master, new LocalTransport()));
         assertEquals(0, master.segments().size());
+    }
+
+    /** A changed file must not empty the segment by surprise, and a broken one must not take the client away. */
+    @Test
+    void aChangeKeepsTheSegmentAndItsObjectsAndABrokenOneIsRefused() {
+        StoreClientComponent c = new StoreClientComponent(config(1 << 20, 1 << 16), master, new LocalTransport());
+        String segment = master.segments().getFirst().name();
+        c.put("k", new byte[] {4, 5}, org.mooncake.osgi.store.api.ReplicateConfig.DEFAULT);
+
+        c.modified(config(1 << 20, 1 << 16, 250));
+        assertEquals(250, c.settings().heartbeatMs(), "the heartbeat interval changes in place");
+
+        c.modified(config(2 << 20, 1 << 16, 250));
+        assertEquals(1 << 20, c.settings().segmentBytes(), "a new segment size waits for a restart");
+
+        c.modified(config(1 << 20, 1 << 16, -5));
+        assertEquals(250, c.settings().heartbeatMs(), "a broken value is refused");
+
+        assertEquals(segment, master.segments().getFirst().name());
+        assertArrayEquals(new byte[] {4, 5}, c.get("k"));
+        assertTrue(c.isHealthy());
+        c.deactivate();
+    }
+
+    @Test
+    void onlyWhatARestartAppliesIsNamedAsWaitingForOne() {
+        var running = new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 1000);
+        assertEquals(java.util.List.of(), new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 5).restartOnlyChanges(running));
+        assertEquals(java.util.List.of("tenant", "global.segment.size"),
+                new StoreClientComponent.Settings("", "t2", 2 << 20, 0, 1000).restartOnlyChanges(running));
     }
 }
