@@ -21,6 +21,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
@@ -60,19 +61,59 @@ public final class MasterRpcServer implements AutoCloseable {
     private final Thread acceptor;
     private volatile boolean closed;
 
+    /** A configuration, read and checked: a broken one fails here, before anything changes. */
+    record Settings(String bindAddress, int port, int maxFrameBytes) {
+        Settings {
+            if (port < 0 || port > 65535 || maxFrameBytes < 1024) {
+                throw new IllegalArgumentException("port must be 0-65535 and max_frame_bytes >= 1024");
+            }
+        }
+
+        static Settings of(Config c) {
+            return new Settings(c.bind_address(), c.port(), c.max_frame_bytes());
+        }
+    }
+
+    private final Settings settings;
+
     @Activate
     public MasterRpcServer(Config c, @Reference(target = "(!(" + RemoteMasterService.REMOTE_PROPERTY + "=true))")
             MasterService master) throws IOException {
-        if (c.port() < 0 || c.port() > 65535 || c.max_frame_bytes() < 1024) {
-            throw new IllegalArgumentException("port must be 0-65535 and max_frame_bytes >= 1024");
-        }
+        this.settings = Settings.of(c);
         this.master = master;
-        this.maxFrame = c.max_frame_bytes();
+        this.maxFrame = settings.maxFrameBytes();
         this.server = new ServerSocket();
         server.setReuseAddress(true);
-        server.bind(new InetSocketAddress(c.bind_address(), c.port()), 256);
+        server.bind(new InetSocketAddress(settings.bindAddress(), settings.port()), 256);
         acceptor = Thread.ofPlatform().daemon().name("mooncake-rpc-accept").start(this::accept);
-        LOG.log(Level.INFO, "master RPC on {0}:{1}", c.bind_address(), String.valueOf(port()));
+        LOG.log(Level.INFO, "master RPC on {0}:{1}", settings.bindAddress(), String.valueOf(port()));
+    }
+
+    /**
+     * A changed configuration is read at the next start only. DS would otherwise restart the
+     * server for any change, and for a broken file leave none: every remote client would lose the
+     * master, and after {@code client.ttl.ms} the master would drop their segments and objects.
+     * So a broken file is refused, and a valid one is logged with how to apply it.
+     */
+    @Modified
+    void modified(Config c) {
+        Settings next;
+        try {
+            next = Settings.of(c);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "rejected master RPC configuration, still serving on port {0}: {1}",
+                    String.valueOf(port()), e.getMessage());
+            return;
+        }
+        if (!next.equals(settings)) {
+            LOG.log(Level.WARNING, "master RPC: {0} applies when bundle org.mooncake.osgi.master.rpc restarts "
+                    + "(clients reconnect; the master keeps its objects)", next);
+        }
+    }
+
+    /** What runs now (tests). */
+    Settings settings() {
+        return settings;
     }
 
     public int port() {

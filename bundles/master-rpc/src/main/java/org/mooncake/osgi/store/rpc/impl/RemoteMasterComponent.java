@@ -11,6 +11,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
@@ -37,22 +38,59 @@ public final class RemoteMasterComponent {
         int max_frame_bytes() default 16 << 20;
     }
 
+    /** A configuration, read and checked: a broken one fails here, before anything changes. */
+    record Settings(String host, int port, long timeoutMs, int maxFrameBytes) {
+        static Settings of(Config c) {
+            String a = c.master_address();
+            int colon = a == null ? -1 : a.lastIndexOf(':');
+            if (colon <= 0 || c.timeout_ms() <= 0) {
+                throw new IllegalArgumentException("master_address must be host:port and timeout_ms > 0, was " + a);
+            }
+            return new Settings(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1)), c.timeout_ms(),
+                    c.max_frame_bytes());
+        }
+
+        String address() {
+            return host + ":" + port;
+        }
+    }
+
+    private static final System.Logger LOG = System.getLogger(RemoteMasterComponent.class.getName());
+    private final Settings settings;
     private final RemoteMasterService remote;
     private final ServiceRegistration<MasterService> registration;
 
     @Activate
     public RemoteMasterComponent(Config c, BundleContext context) {
-        String a = c.master_address();
-        int colon = a == null ? -1 : a.lastIndexOf(':');
-        if (colon <= 0 || c.timeout_ms() <= 0) {
-            throw new IllegalArgumentException("master_address must be host:port and timeout_ms > 0, was " + a);
-        }
-        remote = new RemoteMasterService(new InetSocketAddress(a.substring(0, colon),
-                Integer.parseInt(a.substring(colon + 1))), c.timeout_ms(), c.max_frame_bytes());
+        settings = Settings.of(c);
+        remote = new RemoteMasterService(new InetSocketAddress(settings.host(), settings.port()), settings.timeoutMs(),
+                settings.maxFrameBytes());
         Dictionary<String, Object> props = new Hashtable<>();
         props.put(RemoteMasterService.REMOTE_PROPERTY, true);
-        props.put("mooncake.master.address", a);
+        props.put("mooncake.master.address", settings.address());
         registration = context.registerService(MasterService.class, remote, props);
+    }
+
+    /**
+     * A changed configuration is read at the next start only: a restart withdraws this remote
+     * master, and with it the client using it and its segment, so a broken file, which DS would
+     * otherwise answer with a restart that fails, is refused, and a valid one is logged with how
+     * to apply it (pointing a node at another master empties it anyway).
+     */
+    @Modified
+    void modified(Config c) {
+        Settings next;
+        try {
+            next = Settings.of(c);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "rejected remote master configuration, still using {0}: {1}",
+                    settings.address(), e.getMessage());
+            return;
+        }
+        if (!next.equals(settings)) {
+            LOG.log(System.Logger.Level.WARNING, "remote master: {0} applies when bundle org.mooncake.osgi.master.rpc "
+                    + "restarts; the restart also restarts the client using it, which withdraws its segment", next);
+        }
     }
 
     @Deactivate

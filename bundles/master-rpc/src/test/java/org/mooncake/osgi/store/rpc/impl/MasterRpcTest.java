@@ -56,6 +56,10 @@ class MasterRpcTest {
     }
 
     static MasterRpcServer.Config config(int port) {
+        return config(port, 1 << 20);
+    }
+
+    static MasterRpcServer.Config config(int port, int maxFrame) {
         return new MasterRpcServer.Config() {
             @Override
             public Class<? extends Annotation> annotationType() {
@@ -74,7 +78,7 @@ class MasterRpcTest {
 
             @Override
             public int max_frame_bytes() {
-                return 1 << 20;
+                return maxFrame;
             }
         };
     }
@@ -259,5 +263,15 @@ class MasterRpcTest {
         } finally {
             impatient.close();
         }
+    }
+
+    /** Without this a broken file would take the RPC away, and every remote client's segments after client.ttl. */
+    @Test
+    void aBrokenOrChangedConfigurationLeavesTheServerServingAsItWas() {
+        MasterRpcServer.Settings before = server.settings();
+        server.modified(config(server.port(), 10)); // broken: frames of 10 bytes
+        server.modified(config(0, 1 << 22)); // valid: read at the next start
+        assertEquals(before, server.settings());
+        assertEquals(master.segments(), remote.segments(), "the same master still answers");
     }
 }
