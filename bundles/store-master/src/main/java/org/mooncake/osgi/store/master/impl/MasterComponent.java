@@ -154,6 +154,11 @@ public final class MasterComponent implements MasterService {
             master.update(toSettings(config));
             intervalMs = Math.max(1, config.eviction_interval_ms());
             LOG.log(Level.INFO, "master configuration updated");
+            String missing = policies.preferredMissing();
+            if (missing != null) {
+                LOG.log(Level.WARNING, "eviction.policy names {0}, which is not deployed; {1} plans until it is",
+                        missing, activeName());
+            }
         } catch (StoreException e) {
             LOG.log(Level.ERROR, "rejected master configuration, keeping the running one: " + e.getMessage());
         }

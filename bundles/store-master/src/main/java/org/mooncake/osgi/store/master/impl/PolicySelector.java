@@ -54,6 +54,12 @@ public final class PolicySelector {
         return preferred;
     }
 
+    /** The preferred policy's name while no bound policy has it; null when none is preferred or it is bound. */
+    public String preferredMissing() {
+        String want = preferred;
+        return want.isEmpty() || offers.stream().anyMatch(o -> o.name.equals(want)) ? null : want;
+    }
+
     /** The policy to plan the next pass, or null when none is bound. */
     public Offer current() {
         List<Offer> snapshot = new ArrayList<>(offers);

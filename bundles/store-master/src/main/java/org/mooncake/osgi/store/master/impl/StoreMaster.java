@@ -197,7 +197,7 @@ public final class StoreMaster implements MasterService {
             }
         }
         segments.drop(s);
-        LOG.log(Level.INFO, "unmounted segment {0}; {1} objects lost their last replica", s.name(), lost);
+        LOG.log(Level.INFO, "unmounted segment {0}; objects that lost their last replica: {1}", s.name(), lost);
     }
 
     /**
