@@ -215,6 +215,10 @@ public final class AdminHttpServer {
 
     private void health(HttpExchange ex) throws IOException {
         try (ex) {
+            if (!"GET".equals(ex.getRequestMethod()) && !"HEAD".equals(ex.getRequestMethod())) {
+                error(ex, 405, ErrorCode.INVALID_PARAMS, "only GET is served");
+                return;
+            }
             MasterService m = master;
             StoreClient c = client;
             Map<String, Object> body = new LinkedHashMap<>();
@@ -222,6 +226,11 @@ public final class AdminHttpServer {
             body.put("status", up ? "UP" : "DOWN");
             body.put("master", m != null);
             body.put("client", c == null ? "absent" : c.isHealthy() ? "healthy" : "unhealthy");
+            if ("HEAD".equals(ex.getRequestMethod())) {
+                ex.getResponseHeaders().set("Content-Type", "application/json");
+                ex.sendResponseHeaders(up ? 200 : 503, -1); // a HEAD answer has no body, and says no length
+                return;
+            }
             sendJson(ex, up ? 200 : 503, body);
         }
     }
@@ -252,7 +261,11 @@ public final class AdminHttpServer {
             String name = eq < 0 ? pair : pair.substring(0, eq);
             String value = eq < 0 ? "" : pair.substring(eq + 1);
             try {
-                out.put(URLDecoder.decode(name, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+                String decoded = URLDecoder.decode(name, StandardCharsets.UTF_8);
+                if (out.put(decoded, URLDecoder.decode(value, StandardCharsets.UTF_8)) != null) {
+                    // which one was meant? answering for either could mislead
+                    throw new StoreException(ErrorCode.INVALID_PARAMS, "query parameter '" + decoded + "' given twice");
+                }
             } catch (IllegalArgumentException e) {
                 throw new StoreException(ErrorCode.INVALID_PARAMS, "malformed query string");
             }

@@ -211,4 +211,20 @@ class AdminEndpointTest {
         attachMaster();
         assertEquals(200, get("/health").statusCode());
     }
+
+    @Test
+    void healthAnswersGetOnlyAndAKeyGivenTwiceIsRefused() throws Exception {
+        attachMaster();
+        HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health"))
+                .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, post.statusCode());
+        HttpResponse<String> head = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health"))
+                .HEAD().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, head.statusCode(), "a master and no client: UP"); // load balancers probe with HEAD
+        assertEquals("", head.body());
+        HttpResponse<String> twice = get("/query_key?key=hs&key=other");
+        assertEquals(400, twice.statusCode());
+        assertTrue(twice.body().contains("given twice"), twice.body());
+        assertEquals(200, get("/query_key?key=hs").statusCode());
+    }
 }
