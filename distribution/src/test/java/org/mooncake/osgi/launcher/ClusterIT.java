@@ -74,12 +74,16 @@ class ClusterIT {
         int rpc = freePort();
         String[] masterArgs = {"--profile", "master", "--set", "rpc.port=" + rpc, "--set", "admin.port=0",
             "--set", "client.ttl.ms=4000"};
+        String address = "127.0.0.1:" + rpc;
+        // this node starts before its master: it mounts its segment once the master answers
+        Process s2 = start("it-storage-2", "--profile", "storage", "--master", address, "--set", "segment.size=67108864");
+        Path s2log = HOME.resolve("..").resolve("cluster-logs").resolve("it-storage-2.log");
+        await("storage 2 up without its master",
+                () -> Files.readString(s2log).contains("is mounted once the master answers"));
         Process masterProcess = start("it-master", masterArgs);
         RemoteMasterService master = new RemoteMasterService(new InetSocketAddress("127.0.0.1", rpc), 3000, 16 << 20);
         await("the master", () -> master.stats() != null);
-        String address = "127.0.0.1:" + rpc;
         Process s1 = start("it-storage-1", "--profile", "storage", "--master", address, "--set", "segment.size=67108864");
-        Process s2 = start("it-storage-2", "--profile", "storage", "--master", address, "--set", "segment.size=67108864");
         await("two storage segments", () -> master.segments().size() == 2);
         assertTrue(master.segments().stream().allMatch(s -> s.protocol().equals("tcp")));
 

@@ -101,9 +101,9 @@ public final class EmbeddedStoreClient implements StoreClient {
     public void heartbeat() {
         try {
             long now = master.heartbeat(clientId);
-            if (registration != 0 && now != registration) {
+            if (now != registration) { // a restarted master, a new registration, or the first contact
                 for (SegmentDescriptor d : mounted.values()) {
-                    master.mountSegment(d);
+                    mountAgain(d);
                 }
             }
             registration = now;
@@ -507,13 +507,34 @@ public final class EmbeddedStoreClient implements StoreClient {
     @Override
     public String mountSegment(MemorySegment memory) {
         StoreException.require(memory != null && memory.isNative(), "a segment must be native (off-heap) memory");
-        return mount(nextSegmentName(), memory);
+        return mount(nextSegmentName(), memory, false);
     }
 
     /** Mounts a new segment of memory the segment transport provides (a shared file for shm). */
     public String mountNewSegment(long sizeBytes, Arena arena) {
         String name = nextSegmentName();
-        return mount(name, transports.get(protocol).allocateSegment(name, sizeBytes, arena));
+        return mount(name, transports.get(protocol).allocateSegment(name, sizeBytes, arena), false);
+    }
+
+    /**
+     * As {@link #mountNewSegment}, except that a master that cannot be reached yet (RPC_FAIL)
+     * does not fail it: the segment stays allocated and exposed, and the first {@link #heartbeat}
+     * that reaches the master mounts it. So a storage node may start before its master.
+     */
+    public String mountNewSegmentOnceReachable(long sizeBytes, Arena arena) {
+        String name = nextSegmentName();
+        return mount(name, transports.get(protocol).allocateSegment(name, sizeBytes, arena), true);
+    }
+
+    /** Mounts {@code d} again after the master forgot it; one a previous attempt mounted already counts. */
+    private void mountAgain(SegmentDescriptor d) {
+        try {
+            master.mountSegment(d);
+        } catch (StoreException e) {
+            if (e.errorCode() != ErrorCode.SEGMENT_ALREADY_EXISTS) {
+                throw e;
+            }
+        }
     }
 
     private String nextSegmentName() {
@@ -525,7 +546,7 @@ public final class EmbeddedStoreClient implements StoreClient {
      * serve it (shm serves only memory it allocated), then mounts it with all those endpoints,
      * cheapest first. Transports bound later do not expose segments mounted before.
      */
-    private String mount(String name, MemorySegment memory) {
+    private String mount(String name, MemorySegment memory, boolean laterIfUnreachable) {
         Transport primary = transports.get(protocol);
         List<Transport> via = new ArrayList<>();
         List<SegmentEndpoint> endpoints = new ArrayList<>();
@@ -546,6 +567,15 @@ public final class EmbeddedStoreClient implements StoreClient {
         try {
             registration = master.heartbeat(clientId);
             master.mountSegment(d);
+        } catch (StoreException e) {
+            if (!laterIfUnreachable || e.errorCode() != ErrorCode.RPC_FAIL) {
+                via.forEach(t -> t.withdraw(name));
+                throw e;
+            }
+            registration = 0; // the first heartbeat that gets through mounts it
+            healthy = false;
+            LOG.log(System.Logger.Level.WARNING, "{0}; segment {1} is mounted once the master answers",
+                    e.getMessage(), name);
         } catch (RuntimeException e) {
             via.forEach(t -> t.withdraw(name));
             throw e;

@@ -107,6 +107,11 @@ public final class StoreClientComponent implements StoreClient {
         return running;
     }
 
+    /** One heartbeat now, beside the scheduled ones (tests). */
+    void heartbeatNow() {
+        client.heartbeat();
+    }
+
     private final Transports transports = new Transports();
     private final EmbeddedStoreClient client;
     private final Arena arena = Arena.ofShared();
@@ -125,9 +130,11 @@ public final class StoreClientComponent implements StoreClient {
                 : running.clientId();
         client = new EmbeddedStoreClient(master, transports, id, running.tenant(), segmentTransport.protocol(),
                 InstantSource.system());
-        master.heartbeat(id);
         if (running.segmentBytes() > 0) {
-            client.mountNewSegment(running.segmentBytes(), arena);
+            // a storage node may start before its master: the heartbeats mount the segment then
+            client.mountNewSegmentOnceReachable(running.segmentBytes(), arena);
+        } else {
+            client.heartbeat();
         }
         localBuffer = running.bufferBytes() > 0 ? arena.allocate(running.bufferBytes(), 64) : null;
         if (localBuffer != null) {

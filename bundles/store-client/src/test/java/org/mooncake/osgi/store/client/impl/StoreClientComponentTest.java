@@ -2,6 +2,7 @@ package org.mooncake.osgi.store.client.impl;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,5 +110,47 @@ class StoreClientComponentTest {
         assertEquals(java.util.List.of(), new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 5).restartOnlyChanges(running));
         assertEquals(java.util.List.of("tenant", "global.segment.size"),
                 new StoreClientComponent.Settings("", "t2", 2 << 20, 0, 1000).restartOnlyChanges(running));
+    }
+
+    /** The master behind a switch: while it is off every call fails as an unreachable remote master does. */
+    private static org.mooncake.osgi.store.master.MasterService switchable(StoreMaster real,
+            java.util.concurrent.atomic.AtomicBoolean up) {
+        return (org.mooncake.osgi.store.master.MasterService) java.lang.reflect.Proxy.newProxyInstance(
+                StoreClientComponentTest.class.getClassLoader(),
+                new Class<?>[] {org.mooncake.osgi.store.master.MasterService.class}, (proxy, method, args) -> {
+                    if (!up.get()) {
+                        throw new org.mooncake.osgi.store.api.StoreException(
+                                org.mooncake.osgi.store.api.ErrorCode.RPC_FAIL, "cannot reach the master");
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    /** A storage node started before its master joins once the master answers. */
+    @Test
+    void aClientStartedBeforeItsMasterMountsItsSegmentWhenTheMasterAnswers() {
+        var up = new java.util.concurrent.atomic.AtomicBoolean(false);
+        StoreClientComponent c = new StoreClientComponent(config(1 << 20, 0), switchable(master, up),
+                new LocalTransport());
+        try {
+            assertFalse(c.isHealthy());
+            assertEquals(0, master.segments().size());
+
+            up.set(true);
+            c.heartbeatNow();
+            assertTrue(c.isHealthy());
+            assertEquals(1, master.segments().size(), "mounted by the first heartbeat that got through");
+            c.put("k", new byte[] {7}, org.mooncake.osgi.store.api.ReplicateConfig.DEFAULT);
+            assertArrayEquals(new byte[] {7}, c.get("k"));
+
+            c.heartbeatNow(); // the same registration: nothing mounted twice
+            assertEquals(1, master.segments().size());
+        } finally {
+            c.deactivate();
+        }
     }
 }
