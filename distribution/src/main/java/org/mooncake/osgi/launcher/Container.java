@@ -1,8 +1,12 @@
 package org.mooncake.osgi.launcher;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,10 +33,34 @@ public final class Container {
 
     private final Path home;
     private final Framework framework;
+    /** Held while the container runs, so that a second process cannot share its cache. */
+    private final FileChannel instanceLock;
 
-    private Container(Path home, Framework framework) {
+    private Container(Path home, Framework framework, FileChannel instanceLock) {
         this.home = home;
         this.framework = framework;
+        this.instanceLock = instanceLock;
+    }
+
+    /**
+     * Locks {@code runtime/<instance>/lock} for this process. Two processes on one instance would
+     * share one framework cache and one set of ConfigAdmin files, and corrupt both.
+     */
+    static FileChannel lockInstance(Path own, String instance) throws IOException {
+        Files.createDirectories(own);
+        FileChannel channel = FileChannel.open(own.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException inThisProcess) {
+            lock = null;
+        }
+        if (lock == null) {
+            channel.close();
+            throw new IOException("instance " + instance + " is already running from this home (" + own.resolve("lock")
+                    + " is held); give this process another --instance NAME");
+        }
+        return channel;
     }
 
     /**
@@ -49,6 +77,7 @@ public final class Container {
         Files.createDirectories(etc);
         Files.createDirectories(deploy);
         Map<String, Map<String, String>> config = profile.resolve(vars);
+        FileChannel lock = lockInstance(own, instance);
         Map<String, String> props = new HashMap<>();
         props.put(Constants.FRAMEWORK_STORAGE, own.resolve("cache").toString());
         props.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
@@ -60,11 +89,17 @@ public final class Container {
         props.put("mooncake.instance", instance);
         props.putAll(extraProps);
 
-        FrameworkFactory factory = ServiceLoader.load(FrameworkFactory.class).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no OSGi framework on the class path"));
-        Framework fw = factory.newFramework(props);
-        fw.init();
-        Container c = new Container(home, fw);
+        Framework fw;
+        try {
+            FrameworkFactory factory = ServiceLoader.load(FrameworkFactory.class).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no OSGi framework on the class path"));
+            fw = factory.newFramework(props);
+            fw.init();
+        } catch (BundleException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+        Container c = new Container(home, fw, lock);
         try {
             List<Bundle> bundles = c.install(new FeatureReader(home.resolve("features")).bundlesOf(profile.features()));
             fw.start();
@@ -137,6 +172,12 @@ public final class Container {
             framework.waitForStop(30_000);
         } catch (BundleException | InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            try {
+                instanceLock.close(); // releases the lock
+            } catch (IOException e) {
+                System.err.println("mooncake: could not release " + e.getMessage());
+            }
         }
     }
 }

@@ -102,6 +102,14 @@ class ContainerTest {
         assertEquals("(transport.protocol=tcp)", cfg.get("org.mooncake.osgi.store.client").get("segmentTransport.target"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> storage.resolve(Map.of()));
         assertTrue(e.getMessage().contains("--master"), e.getMessage());
+        IllegalArgumentException typo = assertThrows(IllegalArgumentException.class,
+                () -> storage.resolve(Map.of("master", "h:1", "segment.szie", "1")));
+        assertTrue(typo.getMessage().contains("no variable 'segment.szie'")
+                && typo.getMessage().contains("segment.size"), typo.getMessage());
+        Profile allInOne = new FeatureReader(HOME.resolve("features")).profile("all-in-one");
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
+                () -> allInOne.resolve(Map.of("master", "h:1")));
+        assertTrue(none.getMessage().contains("it has: none"), none.getMessage());
     }
 
     @Test
@@ -155,5 +163,22 @@ class ContainerTest {
             root.removeHandler(capture);
             c.stop();
         }
+    }
+
+    /** Two processes on one instance would share one framework cache and corrupt it. */
+    @Test
+    void aSecondStartOfARunningInstanceIsRefusedUntilTheFirstStops(@TempDir Path dir) throws Exception {
+        Path home = copyOfHome(dir);
+        Profile profile = new FeatureReader(home.resolve("features")).profile("all-in-one");
+        Map<String, String> quiet = Map.of("gosh.args", "--nointeractive");
+        Container first = Container.start(home, "one", profile, Map.of(), quiet);
+        try {
+            IOException e = assertThrows(IOException.class, () -> Container.start(home, "one", profile, Map.of(), quiet));
+            assertTrue(e.getMessage().contains("instance one is already running"), e.getMessage());
+        } finally {
+            first.stop();
+        }
+        Container again = Container.start(home, "one", profile, Map.of(), quiet);
+        again.stop();
     }
 }
