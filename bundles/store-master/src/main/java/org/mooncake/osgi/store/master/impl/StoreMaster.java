@@ -533,7 +533,8 @@ public final class StoreMaster implements MasterService {
             }
         } else if (m.leaseExpiresAtMs > now && !force) {
             throw new StoreException(ErrorCode.OBJECT_HAS_LEASE,
-                    "object " + m.key + " is leased for " + (m.leaseExpiresAtMs - now) + " ms more");
+                    "object " + m.key + " is leased for " + (m.leaseExpiresAtMs - now)
+                            + " ms more (a forced remove takes it anyway)");
         }
         Version v = takeCurrent(m);
         if (v != null) {
