@@ -120,7 +120,7 @@ class ClusterIT {
 
             // the master dies and comes back on its port: nothing restarts, the storage node mounts again
             masterProcess.destroyForcibly().waitFor();
-            start("it-master-2", masterArgs);
+            Process master2 = start("it-master-2", masterArgs);
             await("the surviving node mounted again on the new master", () -> master.segments().size() == 1);
             assertEquals(0, master.stats().objects(), "a restarted master has lost every object (no HA yet)");
             client.put("reborn", values[1]);
@@ -137,6 +137,12 @@ class ClusterIT {
                     () -> client.get("reborn"));
             assertTrue(get.errorCode() == ErrorCode.TRANSFER_FAIL || get.errorCode() == ErrorCode.OBJECT_NOT_FOUND,
                     get.getMessage());
+
+            // SIGTERM stops the container, and what it says while stopping reaches its log
+            master2.destroy();
+            assertTrue(master2.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "the master stopped on SIGTERM");
+            String said = Files.readString(HOME.resolve("..").resolve("cluster-logs").resolve("it-master-2.log"));
+            assertTrue(said.contains("eviction policy lease-lru withdrawn"), said);
         } finally {
             master.close();
         }
