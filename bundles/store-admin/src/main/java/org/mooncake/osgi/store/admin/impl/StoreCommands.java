@@ -37,6 +37,8 @@ import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
         "osgi.command.function=query"})
 public final class StoreCommands {
     static final String MASTER_PID = "org.mooncake.osgi.store.master";
+    /** Set by FileInstall on a configuration it read from a file, which it then keeps in step. */
+    static final String FILE_INSTALL_FILENAME = "felix.fileinstall.filename";
 
     private final MasterService master;
     private final ConfigurationAdmin configAdmin;
@@ -147,6 +149,17 @@ public final class StoreCommands {
         c.update(props);
         String note = name.isEmpty() || master.stats().availablePolicies().contains(name) ? ""
                 : " (not deployed yet: the highest-ranked policy plans until it is)";
-        return "eviction policy set to " + (name.isEmpty() ? "<highest-ranked>" : name) + note;
+        return "eviction policy set to " + (name.isEmpty() ? "<highest-ranked>" : name) + note + "; "
+                + kept(props.get(FILE_INSTALL_FILENAME));
+    }
+
+    /**
+     * How long a change made here lasts. The container clears its framework cache, ConfigAdmin's
+     * store included, at every start; FileInstall writes a change back only to a configuration that
+     * came from a file in etc/.
+     */
+    static String kept(Object file) {
+        return file != null ? "saved in " + file
+                : "until this process stops (to keep it, put eviction.policy in etc/" + MASTER_PID + ".cfg)";
     }
 }

@@ -60,4 +60,14 @@ class StoreCommandsTest {
         assertEquals(ErrorCode.INVALID_PARAMS, e.errorCode());
         assertEquals(ErrorCode.OBJECT_NOT_FOUND, assertThrows(StoreException.class, () -> commands.get("nope")).errorCode());
     }
+
+    /** The container clears ConfigAdmin's store at every start: the answer says whether the choice lasts. */
+    @Test
+    void aPolicyChoiceSaysHowLongItLasts() {
+        assertEquals("saved in file:/home/etc/org.mooncake.osgi.store.master.cfg",
+                StoreCommands.kept("file:/home/etc/org.mooncake.osgi.store.master.cfg"));
+        String lost = StoreCommands.kept(null);
+        assertTrue(lost.startsWith("until this process stops") && lost.contains("etc/org.mooncake.osgi.store.master.cfg"),
+                lost);
+    }
 }
