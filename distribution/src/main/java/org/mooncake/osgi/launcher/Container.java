@@ -85,6 +85,10 @@ public final class Container {
         props.put("felix.fileinstall.poll", "250");
         props.put("felix.fileinstall.noInitialDelay", "true");
         props.put("felix.fileinstall.log.level", "2");
+        // The Log Service's history, which the admin bundle replays once it starts: the framework's
+        // own events fill 80 entries by the end of an all-policies start-up, close to the default
+        // 100, beyond which an error logged before the admin bundle was there would be pushed out
+        props.put("org.apache.felix.log.maxSize", "5000");
         props.put("mooncake.home", home.toAbsolutePath().toString());
         props.put("mooncake.instance", instance);
         props.putAll(extraProps);

@@ -39,8 +39,8 @@ public final class FrameworkLog {
      */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addReader(LogReaderService reader) {
-        long since = System.currentTimeMillis();
         reader.addLogListener(listener);
+        long since = System.currentTimeMillis(); // after: what the listener missed is older than this
         List<LogEntry> history = new ArrayList<>();
         for (Object e : Collections.list(reader.getLog())) { // a raw Enumeration in this API version
             history.add((LogEntry) e);
