@@ -126,9 +126,7 @@ public final class TcpTransport implements Transport, AutoCloseable {
 
     private final SegmentServer server;
     private final String advertised;
-    private final int connectionsPerPeer;
-    private final long chunkBytes;
-    private final long ioTimeoutMs;
+    /** {@code spin_wait_us} in the unit the connections poll in. */
     private final long spinNanos;
     private final ConcurrentMap<String, PeerConnections> peers = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
@@ -183,11 +181,8 @@ public final class TcpTransport implements Transport, AutoCloseable {
     public TcpTransport(Config c) throws IOException {
         this.settings = Settings.of(c);
         this.spinNanos = TimeUnit.MICROSECONDS.toNanos(settings.spinWaitUs());
-        this.ioTimeoutMs = settings.ioTimeoutMs();
-        this.connectionsPerPeer = settings.connectionsPerPeer();
-        this.chunkBytes = settings.chunkBytes();
-        this.server = new SegmentServer(new InetSocketAddress(settings.bindAddress(), settings.port()), chunkBytes,
-                spinNanos);
+        this.server = new SegmentServer(new InetSocketAddress(settings.bindAddress(), settings.port()),
+                settings.chunkBytes(), spinNanos);
         String host = settings.advertisedHost().isBlank() ? settings.bindAddress() : settings.advertisedHost();
         this.advertised = host + ":" + server.port();
         LOG.log(Level.INFO, "tcp transport serving segments at {0}", advertised);
@@ -250,7 +245,7 @@ public final class TcpTransport implements Transport, AutoCloseable {
             return CompletableFuture.completedFuture(
                     batch.stream().map(r -> TransferStatus.failed("the tcp transport is closed")).toList());
         }
-        if (batch.size() == 1 && batch.getFirst().length() <= chunkBytes) {
+        if (batch.size() == 1 && batch.getFirst().length() <= settings.chunkBytes()) {
             // one small request: moving it on the caller's thread saves two thread hand-offs
             TransferRequest r = batch.getFirst();
             return CompletableFuture.completedFuture(List.of(await(startChunks(r, true), r.length())));
@@ -285,9 +280,9 @@ public final class TcpTransport implements Transport, AutoCloseable {
         byte op = r.op() == TransferOp.READ ? Wire.READ : Wire.WRITE;
         // memory of a confined arena may only be touched by its thread: move it from here, in order
         boolean confined = inline || !r.local().isAccessibleBy(OTHER_THREAD);
-        for (long off = 0; off < r.length(); off += chunkBytes) {
+        for (long off = 0; off < r.length(); off += settings.chunkBytes()) {
             long at = off;
-            MemorySegment part = r.local().asSlice(off, Math.min(chunkBytes, r.length() - off));
+            MemorySegment part = r.local().asSlice(off, Math.min(settings.chunkBytes(), r.length() - off));
             java.util.concurrent.Callable<Void> chunk = () -> {
                 peer.transfer(op, r.remote().segmentName(), r.remoteOffset() + at, part);
                 return null;
@@ -332,7 +327,7 @@ public final class TcpTransport implements Transport, AutoCloseable {
                 throw new IllegalArgumentException("tcp address must be host:port, was " + a);
             }
             return new PeerConnections(new InetSocketAddress(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1))),
-                    connectionsPerPeer, ioTimeoutMs, spinNanos);
+                    settings.connectionsPerPeer(), settings.ioTimeoutMs(), spinNanos);
         });
     }
 

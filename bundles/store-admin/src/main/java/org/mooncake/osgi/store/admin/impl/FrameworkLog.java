@@ -33,9 +33,9 @@ public final class FrameworkLog {
     private final LogListener listener = FrameworkLog::write;
 
     /**
-     * Listens to {@code reader}, after writing the warnings and errors it kept from before (a
-     * bundle that failed while the container started). An entry logged in the millisecond this
-     * starts may be written twice, never lost.
+     * Listens to {@code reader}, then writes the warnings and errors it kept from before (a
+     * bundle that failed while the container started). Listening first leaves no gap; an entry
+     * logged in the millisecond this starts may be written twice, never lost.
      */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addReader(LogReaderService reader) {
