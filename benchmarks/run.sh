@@ -26,7 +26,9 @@ echo "== a copy transport's checksummed copy: native kernel, Java steps, checksu
 "${java[@]}" --enable-native-access=ALL-UNNAMED -jar "$jar" ChecksummedCopyBenchmark -rf json -rff "$out/checksummed-copy.json"
 echo "== eviction round at 1e5 and 1e6 objects per policy (JMH), default G1 and Parallel GC"
 "${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p store=uniform -rf json -rff "$out/eviction-round.json"
-"${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p store=uniform -p objects=1000000 -jvmArgsAppend -XX:+UseParallelGC \
+# -jvmArgsAppend replaces the benchmark's own (@Fork), so the fixed heap is repeated here
+"${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p store=uniform -p objects=1000000 \
+  -jvmArgsAppend "--sun-misc-unsafe-memory-access=allow -Xms8g -Xmx8g -XX:+UseParallelGC" \
   -rf json -rff "$out/eviction-round-parallel-gc.json"
 echo "== eviction round at 1e6 objects, a fresh store beside an aged one (sessions, reads, a trained policy) (JMH)"
 "${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p objects=1000000 -rf json -rff "$out/eviction-round-aged.json"

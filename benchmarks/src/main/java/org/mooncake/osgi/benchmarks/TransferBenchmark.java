@@ -70,11 +70,16 @@ public final class TransferBenchmark {
         this.scale = scale;
     }
 
+    /** {@code [OUT_DIR] [SCALE]}: where the results go (docs/benchmarks), and the share of the operations to run (1). */
     public static void main(String[] args) throws Exception {
-        Path out = Path.of(args.length > 0 ? args[0] : "docs/benchmarks");
-        double scale = args.length > 1 ? Double.parseDouble(args[1]) : 1.0;
-        Files.createDirectories(out);
-        new TransferBenchmark(out, scale).run();
+        TransferBenchmark bench = BenchArgs.orExit("bench transfer", () -> {
+            if (args.length > 2) {
+                throw new BenchArgs.Mistake("takes [OUT_DIR] [SCALE], was given " + args.length + " arguments");
+            }
+            double scale = args.length > 1 ? BenchArgs.number("SCALE", args[1], 0, 100) : 1.0;
+            return new TransferBenchmark(BenchArgs.outputDirectory("OUT_DIR", args.length > 0 ? args[0] : "docs/benchmarks"), scale);
+        });
+        bench.run();
     }
 
     private int ops(long size) {

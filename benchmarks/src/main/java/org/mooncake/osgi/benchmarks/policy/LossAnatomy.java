@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
+import org.mooncake.osgi.benchmarks.BenchArgs;
 import org.mooncake.osgi.store.api.ObjectDataType;
 
 /**
@@ -162,44 +163,46 @@ public final class LossAnatomy {
                 label.apply(k), t.reads, 100.0 * t.hits / t.reads, 100 * t.costMs / all.costMs, 100 * t.lostMs() / all.costMs)));
     }
 
-    public static void main(String[] args) {
-        String policy = BenchPolicies.COST_AWARE;
-        SessionWorkload.Mode mode = SessionWorkload.Mode.SESSION;
-        double capacity = 0.10;
-        int seeds = 3;
-        int sessions = 600;
-        boolean hints = true;
-        String option = null;
-        try {
-            if (args.length % 2 != 0) {
-                throw new IllegalArgumentException("option " + args[args.length - 1] + " has no value");
-            }
-            for (int i = 0; i < args.length; i += 2) {
-                String v = args[i + 1];
-                option = args[i];
-                switch (args[i]) {
+    /** The options, checked before any run. */
+    record Options(String policy, SessionWorkload.Mode mode, double capacity, int seeds, int sessions, boolean hints) {
+        static final String USAGE = "usage: [--policy P] [--mode session|full_history] [--capacity F] [--seeds K] [--sessions N]"
+                + " [--group-only-hints true|false]";
+
+        static Options parse(String[] args) {
+            String policy = BenchPolicies.COST_AWARE;
+            SessionWorkload.Mode mode = SessionWorkload.Mode.SESSION;
+            double capacity = 0.10;
+            int seeds = 3;
+            int sessions = 600;
+            boolean hints = true;
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                String v = BenchArgs.valueOf(args, i++);
+                switch (a) {
                     case "--policy" -> policy = v;
-                    case "--mode" -> mode = SessionWorkload.Mode.valueOf(v.toUpperCase(Locale.ROOT));
-                    case "--capacity" -> capacity = Double.parseDouble(v);
-                    case "--seeds" -> seeds = Integer.parseInt(v);
-                    case "--sessions" -> sessions = Integer.parseInt(v);
-                    case "--group-only-hints" -> hints = switch (v) {
-                        case "true" -> true;
-                        case "false" -> false;
-                        default -> throw new IllegalArgumentException("--group-only-hints takes true or false, was " + v);
-                    };
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; usage: [--policy P] [--mode session|full_history] [--capacity F] [--seeds K] [--sessions N]"
-                            + " [--group-only-hints true|false]");
+                    case "--mode" -> mode = BenchArgs.choice(a, v, SessionWorkload.Mode.class);
+                    case "--capacity" -> capacity = BenchArgs.number(a, v, 0, 1);
+                    case "--seeds" -> seeds = BenchArgs.wholeNumber(a, v, 1, 100);
+                    case "--sessions" -> sessions = BenchArgs.wholeNumber(a, v, 1, 100_000);
+                    case "--group-only-hints" -> hints = BenchArgs.bool(a, v);
+                    default -> throw new BenchArgs.Mistake("unknown option " + a + "; " + USAGE);
                 }
             }
-            option = null;
-            BenchPolicies.make(policy); // an unknown name fails here, with the names there are
-        } catch (IllegalArgumentException e) { // a bad option: its message, no stack trace
-            System.err.println(e instanceof NumberFormatException ? option + " takes a number; " + e.getMessage() : e.getMessage());
-            System.exit(2);
-            return;
+            if (!BenchPolicies.ALL.contains(policy)) {
+                throw new BenchArgs.Mistake("--policy takes one of " + BenchPolicies.ALL + ", was '" + policy + "'");
+            }
+            return new Options(policy, mode, capacity, seeds, sessions, hints);
         }
+    }
+
+    public static void main(String[] args) {
+        Options o = BenchArgs.orExit("bench anatomy", () -> Options.parse(args));
+        String policy = o.policy();
+        SessionWorkload.Mode mode = o.mode();
+        double capacity = o.capacity();
+        int seeds = o.seeds();
+        int sessions = o.sessions();
+        boolean hints = o.hints();
         LossAnatomy anatomy = new LossAnatomy();
         List<String> runs = new ArrayList<>();
         for (int seed = 1; seed <= seeds; seed++) {

@@ -1,5 +1,6 @@
 package org.mooncake.osgi.benchmarks.policy;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.mooncake.osgi.benchmarks.BenchArgs;
 import org.mooncake.osgi.store.api.ObjectDataType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -37,66 +39,66 @@ public final class PolicyBenchmark {
             return workloads.contains(family);
         }
 
+        /**
+         * The options; {@code --quick} changes only the defaults, so an option given beside it
+         * wins wherever it stands. Every value is checked here, before any run starts.
+         */
         static Options parse(String[] args) {
-            Path out = Path.of("docs/benchmarks");
-            int sessions = 600;
+            boolean quick = Arrays.asList(args).contains("--quick");
+            String out = "docs/benchmarks";
+            int sessions = quick ? 200 : 600;
             double scale = 0.006;
-            int seeds = 3;
-            double[] caps = {0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.16, 0.20};
+            int seeds = quick ? 2 : 3;
+            double[] caps = quick ? new double[] {0.04, 0.08, 0.12} : new double[] {0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.16, 0.20};
             long lease = 1_000;
-            Path trace = Path.of("../shared/traces/mooncake-conversation-trace.jsonl");
+            String trace = "../shared/traces/mooncake-conversation-trace.jsonl";
             int threads = Runtime.getRuntime().availableProcessors();
             java.util.Set<String> workloads = new java.util.LinkedHashSet<>(FAMILIES);
             boolean oracles = true;
             boolean hints = true;
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
-                String v = i + 1 < args.length ? args[i + 1] : null;
                 switch (a) {
-                    case "--out" -> out = Path.of(need(a, v));
-                    case "--sessions" -> sessions = Integer.parseInt(need(a, v));
-                    case "--scale" -> scale = Double.parseDouble(need(a, v));
-                    case "--seeds" -> seeds = Integer.parseInt(need(a, v));
-                    case "--capacities" -> caps = Arrays.stream(need(a, v).split(",")).mapToDouble(Double::parseDouble).toArray();
-                    case "--lease-ms" -> lease = Long.parseLong(need(a, v));
-                    case "--trace" -> trace = Path.of(need(a, v));
-                    case "--threads" -> threads = Integer.parseInt(need(a, v));
-                    case "--workloads" -> {
-                        workloads = new java.util.LinkedHashSet<>(Arrays.asList(need(a, v).split(",")));
-                        if (!FAMILIES.containsAll(workloads)) {
-                            throw new IllegalArgumentException("--workloads takes a list of " + FAMILIES + ", was " + v);
-                        }
+                    case "--quick" -> {
+                        continue;
                     }
                     case "--no-group-only-hints" -> {
                         hints = false;
-                        i--;
+                        continue;
                     }
                     case "--no-oracles" -> {
                         oracles = false;
-                        i--;
+                        continue;
                     }
-                    case "--quick" -> {
-                        sessions = 200;
-                        seeds = 2;
-                        caps = new double[] {0.04, 0.08, 0.12};
-                        i--;
+                    default -> {
+                        // every other option takes a value
                     }
-                    default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
                 }
-                i++;
+                String v = BenchArgs.valueOf(args, i++);
+                switch (a) {
+                    case "--out" -> out = v;
+                    case "--sessions" -> sessions = BenchArgs.wholeNumber(a, v, 1, 100_000);
+                    case "--scale" -> scale = BenchArgs.number(a, v, 0, 1);
+                    case "--seeds" -> seeds = BenchArgs.wholeNumber(a, v, 1, 100);
+                    case "--capacities" -> caps = BenchArgs.numbers(a, v, 0, 1);
+                    case "--lease-ms" -> lease = BenchArgs.wholeNumber(a, v, 1L, 3_600_000L); // the master's range
+                    case "--trace" -> trace = v;
+                    case "--threads" -> threads = BenchArgs.wholeNumber(a, v, 1, 1024);
+                    case "--workloads" -> {
+                        workloads = new java.util.LinkedHashSet<>(Arrays.asList(v.split(",")));
+                        if (!FAMILIES.containsAll(workloads)) {
+                            throw new BenchArgs.Mistake("--workloads takes a list of " + FAMILIES + ", was " + v);
+                        }
+                    }
+                    default -> throw new BenchArgs.Mistake("unknown option " + a + "\n" + USAGE);
+                }
             }
-            if (workloads.contains("trace") && !Files.isRegularFile(trace)) {
-                throw new IllegalArgumentException("trace " + trace + " is not a readable file; pass --trace FILE.jsonl"
-                        + " or leave trace out of --workloads");
+            Path traceFile = null;
+            if (workloads.contains("trace")) {
+                traceFile = BenchArgs.inputFile("--trace", trace);
             }
-            return new Options(out, sessions, scale, seeds, caps, lease, trace, Math.max(1, threads), workloads, oracles, hints);
-        }
-
-        private static String need(String option, String value) {
-            if (value == null) {
-                throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
-            }
-            return value;
+            return new Options(BenchArgs.outputDirectory("--out", out), sessions, scale, seeds, caps, lease,
+                    traceFile, threads, workloads, oracles, hints);
         }
     }
 
@@ -137,20 +139,25 @@ public final class PolicyBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Options opt;
-        try {
-            opt = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+        Options opt = BenchArgs.orExit("bench policies", () -> Options.parse(args));
+        // traces are read before any run starts: a bad line ends the program at once, named
+        List<Workload> traces = BenchArgs.orExit("bench policies", () -> readTraces(opt));
         Loader.loadNativeLibraries();
-        Files.createDirectories(opt.out());
-        new PolicyBenchmark(opt).runAll();
+        new PolicyBenchmark(opt).runAll(traces);
     }
 
-    private void runAll() throws Exception {
+    /** The trace, KV only and with synthesised images; none unless the trace family runs. */
+    static List<Workload> readTraces(Options opt) throws IOException {
+        List<Workload> out = new ArrayList<>();
+        if (opt.runs("trace")) {
+            for (boolean hidden : new boolean[] {false, true}) {
+                out.add(TraceWorkload.read(opt.trace(), opt.scale(), hidden, 1));
+            }
+        }
+        return out;
+    }
+
+    private void runAll(List<Workload> traces) throws Exception {
         long t0 = System.nanoTime();
         List<Workload> described = new ArrayList<>();
         for (SessionWorkload.Mode mode : opt.runs("seed600") ? SessionWorkload.Mode.values() : new SessionWorkload.Mode[0]) {
@@ -164,13 +171,10 @@ public final class PolicyBenchmark {
                 }
             }
         }
-        if (opt.runs("trace")) {
-            for (boolean hidden : new boolean[] {false, true}) {
-                Workload w = TraceWorkload.read(opt.trace(), opt.scale(), hidden, 1);
-                described.add(w);
-                for (double c : new double[] {0.02, 0.06}) {
-                    submit(w, "trace-" + w.name(), 1, c, false);
-                }
+        for (Workload w : traces) {
+            described.add(w);
+            for (double c : new double[] {0.02, 0.06}) {
+                submit(w, "trace-" + w.name(), 1, c, false);
             }
         }
         for (String name : opt.runs("adversarial") ? AdversarialWorkloads.NAMES : List.<String>of()) {

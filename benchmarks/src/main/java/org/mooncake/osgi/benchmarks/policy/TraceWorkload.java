@@ -9,6 +9,8 @@ import java.util.List;
 
 import org.mooncake.osgi.store.api.ObjectDataType;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -30,7 +32,9 @@ public final class TraceWorkload {
     }
 
     public static Workload read(Path trace, double scale, boolean withHidden, long seed) throws IOException {
-        ObjectMapper json = new ObjectMapper();
+        // a line is one object: text after it, or a key given twice, is a broken line, not ignored
+        ObjectMapper json = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
         long kvBytes = SessionWorkload.roundUp(BLOCK_TOKENS * 57_344 * scale, 512);
         double kvCost = 0.08 * BLOCK_TOKENS;
         List<Request> requests = new ArrayList<>();
@@ -52,6 +56,12 @@ public final class TraceWorkload {
                 if (ids == null || !ids.isArray() || ts == null || !ts.isNumber()) {
                     throw new IOException(trace + ":" + lineNo + ": needs a numeric timestamp and a hash_ids array");
                 }
+                for (int i = 0; i < ids.size(); i++) {
+                    if (!ids.get(i).isIntegralNumber() && !ids.get(i).isTextual()) { // an object would read as "" and join every other
+                        throw new IOException(trace + ":" + lineNo + ": hash_ids[" + i + "] is not a block id (a whole number), was "
+                                + ids.get(i));
+                    }
+                }
                 List<Access> accesses = new ArrayList<>();
                 String conversation = ids.size() > 1 ? ids.get(0).asText() + "-" + ids.get(1).asText()
                         : ids.isEmpty() ? "none" : ids.get(0).asText();
@@ -67,6 +77,9 @@ public final class TraceWorkload {
                 }
                 requests.add(new Request(ts.asLong(), accesses));
             }
+        }
+        if (requests.isEmpty()) {
+            throw new IOException(trace + ": no requests (" + (lineNo == 0 ? "the file is empty" : lineNo + " lines, all blank") + ")");
         }
         String name = trace.getFileName().toString().replaceFirst("\\.jsonl$", "") + (withHidden ? "+hidden" : "-kv");
         return Workload.of(name, requests);

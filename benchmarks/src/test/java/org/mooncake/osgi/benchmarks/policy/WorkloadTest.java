@@ -97,6 +97,26 @@ class WorkloadTest {
                 .contains("numeric timestamp"));
     }
 
+    /** Lines that parse but would replay as something else are refused too, by line. */
+    @Test
+    void aTraceThatWouldReplayWrongIsRefused(@TempDir Path dir) throws IOException {
+        Path trace = dir.resolve("t.jsonl");
+        String good = "{\"timestamp\": 0, \"hash_ids\": [1, 2]}\n";
+        for (String[] bad : new String[][] {
+                {good + "{\"timestamp\": 1, \"hash_ids\": [3, {\"id\": 4}]}\n", "t.jsonl:2: hash_ids[1] is not a block id"},
+                {good + "{\"timestamp\": 1, \"hash_ids\": [3]} {\"timestamp\": 2}\n", "t.jsonl:2: not JSON"},
+                {"{\"timestamp\": 1, \"hash_ids\": [3], \"hash_ids\": [4]}\n", "t.jsonl:1: not JSON"},
+                {"[1, 2]\n", "t.jsonl:1: needs a numeric timestamp"},
+                {"", "no requests"},
+                {"\n  \n", "no requests (2 lines"}}) {
+            Files.writeString(trace, bad[0]);
+            IOException e = assertThrows(IOException.class, () -> TraceWorkload.read(trace, 0.006, false, 1), bad[0]);
+            assertTrue(e.getMessage().contains(bad[1]), e.getMessage());
+        }
+        Files.writeString(trace, good + "\n{\"timestamp\": 3, \"hash_ids\": [\"1\", 9]}\n");
+        assertEquals(2, TraceWorkload.read(trace, 0.006, false, 1).requests().size(), "blank lines are skipped, text ids taken");
+    }
+
     private static double hiddenShareOfNewBytes(Workload w, int from, int to) {
         long hidden = 0;
         long all = 0;
