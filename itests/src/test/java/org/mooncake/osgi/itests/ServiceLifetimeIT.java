@@ -4,6 +4,7 @@ import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
@@ -28,6 +29,7 @@ import org.junit.runner.RunWith;
 import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.master.SegmentStats;
 import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
@@ -196,14 +198,49 @@ public class ServiceLifetimeIT {
      * A storage node serves its segment over tcp: tuning the transport, or breaking its file,
      * must not restart it, since the client whose segment it serves would go with it.
      */
+    private Bundle bundle(String symbolicName) {
+        for (Bundle b : context.getBundles()) {
+            if (symbolicName.equals(b.getSymbolicName())) {
+                return b;
+            }
+        }
+        throw new AssertionError("no bundle " + symbolicName);
+    }
+
+    /** The tcp endpoint the master gives readers of {@code key}; null while it names none. */
+    private SegmentEndpoint tcpEndpointOf(String key) {
+        return master.getReplicaList(ObjectKey.of(key)).replicas().getFirst().endpoints().stream()
+                .filter(e -> e.protocol().equals("tcp")).findFirst().orElse(null);
+    }
+
+    /**
+     * A storage node's segment, allocated by tcp, while the tcp bundle restarts (as an update
+     * does) and while its configuration changes: the client keeps the segment and its objects
+     * throughout, and the master names the new transport's address once it is back.
+     */
     @Test
-    public void reconfiguringTheTransportOfTheSegmentKeepsTheSegmentAndItsObjects() throws Exception {
+    public void restartingTheTransportThatAllocatedTheSegmentKeepsTheSegmentAndItsObjects() throws Exception {
         Dictionary<String, Object> client = new Hashtable<>();
         client.put("segmentTransport.target", "(transport.protocol=tcp)");
         configAdmin.getConfiguration("org.mooncake.osgi.store.client", "?").update(client);
-        Await.until("the segment served over tcp", () -> master.segments().size() == 1
-                && "tcp".equals(master.segments().getFirst().protocol()));
+        Bundle clientBundle = bundle("org.mooncake.osgi.store.client");
+        clientBundle.stop(); // who allocates the segment changes at a restart only
+        clientBundle.start();
+        Await.until("a segment served over tcp", () -> master.segments().size() == 1
+                && List.of(master.segments().getFirst().protocol().split(",")).contains("tcp"));
         String clientId = putAndLetGo("over-tcp", new byte[] {9, 8, 7});
+        SegmentEndpoint before = tcpEndpointOf("over-tcp");
+        assertNotNull(before);
+
+        Bundle tcpBundle = bundle("org.mooncake.osgi.transport.tcp");
+        tcpBundle.stop();
+        assertNull("the master stopped naming the transport before it went", tcpEndpointOf("over-tcp"));
+        assertEquals("the same client keeps its segment", clientId, master.segments().getFirst().clientId());
+        assertArrayEquals(new byte[] {9, 8, 7}, getAndLetGo("over-tcp"));
+        tcpBundle.start();
+        Await.until("the new tcp transport serves the segment", () -> tcpEndpointOf("over-tcp") != null);
+        assertFalse("a new transport, a new address", before.equals(tcpEndpointOf("over-tcp")));
+        assertEquals(1, master.segments().size());
 
         String tcp = "org.mooncake.osgi.transport.tcp.TcpTransport";
         awaitLogLine(tcp, "tcp transport: ", () -> {

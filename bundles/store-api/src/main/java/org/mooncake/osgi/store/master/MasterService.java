@@ -28,6 +28,14 @@ public interface MasterService {
 
     void mountSegment(SegmentDescriptor segment);
 
+    /**
+     * Replaces the endpoints of a mounted segment and keeps every object in it: its client calls
+     * this when a transport that serves the segment stops, or a new one starts serving it
+     * (since 1.2). SEGMENT_NOT_FOUND when no such segment is mounted; INVALID_PARAMS when the
+     * client or the size differ from the mounted segment's, or no endpoint is given.
+     */
+    void updateSegmentEndpoints(SegmentDescriptor segment);
+
     /** Withdraws a segment; objects whose last replica lived there disappear whole. */
     void unmountSegment(String clientId, String segmentName);
 

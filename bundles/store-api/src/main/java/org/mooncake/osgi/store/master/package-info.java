@@ -3,7 +3,7 @@
  * Clients use it to place and find objects; bytes never pass through it.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package org.mooncake.osgi.store.master;
 
 import org.osgi.annotation.bundle.Export;

@@ -69,6 +69,10 @@ final class MasterOps {
             m.mountSegment(a.get(0, SegmentDescriptor.class));
             return null;
         }),
+        UPDATE_SEGMENT_ENDPOINTS((m, a) -> {
+            m.updateSegmentEndpoints(a.get(0, SegmentDescriptor.class));
+            return null;
+        }),
         UNMOUNT_SEGMENT((m, a) -> {
             m.unmountSegment(a.get(0, String.class), a.get(1, String.class));
             return null;

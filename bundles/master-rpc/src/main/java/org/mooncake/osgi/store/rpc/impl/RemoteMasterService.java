@@ -115,6 +115,11 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
     }
 
     @Override
+    public void updateSegmentEndpoints(SegmentDescriptor segment) {
+        call(MasterOps.Op.UPDATE_SEGMENT_ENDPOINTS, segment);
+    }
+
+    @Override
     public void unmountSegment(String clientId, String segmentName) {
         call(MasterOps.Op.UNMOUNT_SEGMENT, clientId, segmentName);
     }

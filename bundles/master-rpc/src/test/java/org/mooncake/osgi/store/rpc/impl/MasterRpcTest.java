@@ -105,8 +105,13 @@ class MasterRpcTest {
         ObjectKey k = ObjectKey.of("a");
         ReplicateConfig cfg = ReplicateConfig.builder().dataType(ObjectDataType.HIDDEN_STATE).recomputeCostMs(175)
                 .groupId("session-1").groupOnly(true).build();
+        SegmentEndpoint moved = new SegmentEndpoint("tcp", "127.0.0.1:2", "s1");
+        remote.updateSegmentEndpoints(new SegmentDescriptor("s1", "c1", 1 << 20, List.of(moved)));
+        assertError(ErrorCode.SEGMENT_NOT_FOUND,
+                () -> remote.updateSegmentEndpoints(new SegmentDescriptor("s9", "c1", 1 << 20, List.of(moved))));
         PutTicket t = remote.putStart("c1", k, 1000, cfg, false);
         assertEquals("s1", t.replicas().getFirst().segmentName());
+        assertEquals(List.of(moved), t.replicas().getFirst().endpoints(), "the endpoint update crossed the wire");
         assertError(ErrorCode.REPLICA_IS_NOT_READY, () -> remote.getReplicaList(k));
         remote.putEnd("c1", k, t.putId(), 77);
         assertEquals(77, remote.getReplicaList(k).crc32c());

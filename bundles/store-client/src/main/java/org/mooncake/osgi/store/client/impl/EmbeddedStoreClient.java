@@ -50,14 +50,21 @@ public final class EmbeddedStoreClient implements StoreClient {
     private final String tenant;
     private final String protocol;
     private final InstantSource clock;
-    private final Set<String> ownSegments = ConcurrentHashMap.newKeySet();
     private final Set<MemorySegment> registered = ConcurrentHashMap.newKeySet();
     private final AtomicInteger segmentSeq = new AtomicInteger();
     private volatile boolean healthy = true;
     /** The master's registration of this client; a new one means our segments were forgotten. */
     private volatile long registration;
-    private final Map<String, SegmentDescriptor> mounted = new ConcurrentHashMap<>();
-    private final Map<String, List<Transport>> exposedVia = new ConcurrentHashMap<>();
+    /** The segments this client contributes, by name; changed under {@link #mountLock} only. */
+    private final Map<String, OwnSegment> own = new ConcurrentHashMap<>();
+    /**
+     * Taken by whatever changes which segments there are or who serves them: mounts, unmounts,
+     * transports bound and unbound (DS threads), heartbeats that mount again. All rare; the data
+     * path never takes it.
+     */
+    private final Object mountLock = new Object();
+    /** Segments whose endpoints the master has not heard yet (it was unreachable); told at the next heartbeat. */
+    private final Set<String> untold = ConcurrentHashMap.newKeySet();
 
     EmbeddedStoreClient(MasterService master, Transports transports, String clientId, String tenant, String protocol,
             InstantSource clock) {
@@ -101,12 +108,20 @@ public final class EmbeddedStoreClient implements StoreClient {
     public void heartbeat() {
         try {
             long now = master.heartbeat(clientId);
-            if (now != registration) { // a restarted master, a new registration, or the first contact
-                for (SegmentDescriptor d : mounted.values()) {
-                    mountAgain(d);
+            synchronized (mountLock) {
+                if (now != registration) { // a restarted master, a new registration, or the first contact
+                    for (OwnSegment s : own.values()) {
+                        mountAgain(s.descriptor(clientId));
+                    }
+                }
+                registration = now;
+                for (String name : List.copyOf(untold)) {
+                    OwnSegment s = own.get(name);
+                    if (s == null || tell(s, false)) {
+                        untold.remove(name);
+                    }
                 }
             }
-            registration = now;
             healthy = true;
         } catch (RuntimeException e) {
             healthy = false;
@@ -241,7 +256,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         List<ReplicaLocation> order = lease.replicas();
         if (order.size() > 1) {
             order = new ArrayList<>(order);
-            order.sort(Comparator.comparing(r -> ownSegments.contains(r.segmentName()) ? 0 : 1));
+            order.sort(Comparator.comparing(r -> own.containsKey(r.segmentName()) ? 0 : 1));
         }
         StoreException last = null; // made only when a read fails: an exception costs its stack trace
         for (ReplicaLocation r : order) {
@@ -507,13 +522,15 @@ public final class EmbeddedStoreClient implements StoreClient {
     @Override
     public String mountSegment(MemorySegment memory) {
         StoreException.require(memory != null && memory.isNative(), "a segment must be native (off-heap) memory");
-        return mount(nextSegmentName(), memory, false);
+        // the segment transport must serve it, if this client has one; else whichever can
+        return mount(nextSegmentName(), protocol == null ? null : transports.get(protocol), memory, false);
     }
 
     /** Mounts a new segment of memory the segment transport provides (a shared file for shm). */
     public String mountNewSegment(long sizeBytes, Arena arena) {
         String name = nextSegmentName();
-        return mount(name, transports.get(protocol).allocateSegment(name, sizeBytes, arena), false);
+        Transport via = transports.get(protocol);
+        return mount(name, via, via.allocateSegment(name, sizeBytes, arena), false);
     }
 
     /**
@@ -522,18 +539,93 @@ public final class EmbeddedStoreClient implements StoreClient {
      * that reaches the master mounts it. So a storage node may start before its master.
      */
     public String mountNewSegmentOnceReachable(long sizeBytes, Arena arena) {
-        String name = nextSegmentName();
-        return mount(name, transports.get(protocol).allocateSegment(name, sizeBytes, arena), true);
+        return mountNewSegmentOnceReachable(transports.get(protocol), sizeBytes, arena);
     }
 
-    /** Mounts {@code d} again after the master forgot it; one a previous attempt mounted already counts. */
+    /** As {@link #mountNewSegmentOnceReachable(long, Arena)}, with memory that {@code via} provides. */
+    String mountNewSegmentOnceReachable(Transport via, long sizeBytes, Arena arena) {
+        String name = nextSegmentName();
+        return mount(name, via, via.allocateSegment(name, sizeBytes, arena), true);
+    }
+
+    /**
+     * Mounts {@code d} again after the master forgot it; one a previous attempt mounted already
+     * counts, and then the master is told its endpoints, which may have changed since.
+     */
     private void mountAgain(SegmentDescriptor d) {
+        if (d.endpoints().isEmpty()) {
+            return; // served by nothing now: mounted when a transport serves it again
+        }
         try {
             master.mountSegment(d);
         } catch (StoreException e) {
             if (e.errorCode() != ErrorCode.SEGMENT_ALREADY_EXISTS) {
                 throw e;
             }
+            untold.add(d.name());
+        }
+    }
+
+    /**
+     * A transport was bound: it serves every segment of ours it can from now on, and the master
+     * learns its endpoints. Without this a transport restarted by a bundle update served nothing,
+     * and the master went on naming the old one's address, so other processes could no longer
+     * read this client's segments.
+     */
+    void transportBound(Transport t) {
+        synchronized (mountLock) {
+            for (OwnSegment s : own.values()) {
+                if (!s.servedBy.containsKey(t) && s.serveVia(t)) {
+                    tell(s, true);
+                }
+            }
+        }
+    }
+
+    /**
+     * A transport is going away (its bundle stops): the master stops naming it first, so that
+     * new reads take the segments' other endpoints, then it stops serving them. The objects stay.
+     */
+    void transportUnbound(Transport t) {
+        synchronized (mountLock) {
+            for (OwnSegment s : own.values()) {
+                if (s.servedBy.remove(t) != null) {
+                    tell(s, true);
+                    OwnSegment.withdraw(t, s.name);
+                }
+            }
+        }
+    }
+
+    /**
+     * Tells the master how {@code s} is reached now; true when it heard it. A segment no
+     * transport serves keeps the endpoints the master had (reads of it fail cleanly) until one
+     * serves it again. Caller holds {@link #mountLock}.
+     */
+    private boolean tell(OwnSegment s, boolean firstTry) {
+        SegmentDescriptor d = s.descriptor(clientId);
+        if (d.endpoints().isEmpty()) {
+            LOG.log(System.Logger.Level.WARNING, "segment {0} is served by no transport now; its objects cannot be "
+                    + "read until a transport that can serve it is started", s.name);
+            untold.add(s.name);
+            return false;
+        }
+        try {
+            master.updateSegmentEndpoints(d);
+            untold.remove(s.name);
+            return true;
+        } catch (StoreException e) {
+            if (e.errorCode() == ErrorCode.SEGMENT_NOT_FOUND && registration != 0) {
+                mountAgain(d); // it had no endpoint when the master came back
+                return true;
+            }
+            if (firstTry) {
+                LOG.log(System.Logger.Level.WARNING, "could not tell the master that segment {0} is now reached via {1} "
+                        + "(told again with each heartbeat): {2}", s.name,
+                        String.join(",", d.endpoints().stream().map(SegmentEndpoint::protocol).toList()), e.getMessage());
+            }
+            untold.add(s.name);
+            return false;
         }
     }
 
@@ -544,77 +636,85 @@ public final class EmbeddedStoreClient implements StoreClient {
     /**
      * Exposes the memory through the segment transport and every other bound transport that can
      * serve it (shm serves only memory it allocated), then mounts it with all those endpoints,
-     * cheapest first. Transports bound later do not expose segments mounted before.
+     * cheapest first. Transports bound later serve it too ({@link #transportBound}).
      */
-    private String mount(String name, MemorySegment memory, boolean laterIfUnreachable) {
-        Transport primary = transports.get(protocol);
-        List<Transport> via = new ArrayList<>();
-        List<SegmentEndpoint> endpoints = new ArrayList<>();
-        endpoints.add(primary.expose(name, memory));
-        via.add(primary);
-        for (Transport t : transports.all()) {
-            if (t != primary) {
-                try {
-                    endpoints.add(t.expose(name, memory));
-                    via.add(t);
-                } catch (RuntimeException cannotServeIt) {
-                    // e.g. shm and memory it did not allocate: fine, the others serve it
+    private String mount(String name, Transport primary, MemorySegment memory, boolean laterIfUnreachable) {
+        synchronized (mountLock) {
+            OwnSegment s = new OwnSegment(name, memory);
+            if (primary != null) {
+                s.servedBy.put(primary, primary.expose(name, memory)); // this one must serve it
+            }
+            for (Transport t : transports.all()) {
+                if (t != primary) {
+                    s.serveVia(t);
                 }
             }
-        }
-        endpoints.sort(Comparator.comparingInt(e -> Transports.rank(e.protocol())));
-        SegmentDescriptor d = new SegmentDescriptor(name, clientId, memory.byteSize(), endpoints);
-        try {
-            registration = master.heartbeat(clientId);
-            master.mountSegment(d);
-        } catch (StoreException e) {
-            if (!laterIfUnreachable || e.errorCode() != ErrorCode.RPC_FAIL) {
-                via.forEach(t -> t.withdraw(name));
+            if (s.servedBy.isEmpty()) {
+                throw new StoreException(ErrorCode.TRANSFER_FAIL, "no transport here can serve segment " + name);
+            }
+            SegmentDescriptor d = s.descriptor(clientId);
+            try {
+                registration = master.heartbeat(clientId);
+                master.mountSegment(d);
+            } catch (StoreException e) {
+                if (!laterIfUnreachable || e.errorCode() != ErrorCode.RPC_FAIL) {
+                    s.withdrawEverywhere();
+                    throw e;
+                }
+                registration = 0; // the first heartbeat that gets through mounts it
+                healthy = false;
+                LOG.log(System.Logger.Level.WARNING, "{0}; segment {1} is mounted once the master answers",
+                        e.getMessage(), name);
+            } catch (RuntimeException e) {
+                s.withdrawEverywhere();
                 throw e;
             }
-            registration = 0; // the first heartbeat that gets through mounts it
-            healthy = false;
-            LOG.log(System.Logger.Level.WARNING, "{0}; segment {1} is mounted once the master answers",
-                    e.getMessage(), name);
-        } catch (RuntimeException e) {
-            via.forEach(t -> t.withdraw(name));
-            throw e;
+            own.put(name, s);
+            return name;
         }
-        exposedVia.put(name, via);
-        mounted.put(name, d);
-        ownSegments.add(name);
-        return name;
     }
 
     @Override
     public void unmountSegment(String segmentName) {
-        if (!ownSegments.contains(segmentName)) {
-            throw new StoreException(ErrorCode.SEGMENT_NOT_FOUND, "this client has no segment " + segmentName);
+        synchronized (mountLock) {
+            OwnSegment s = own.get(segmentName);
+            if (s == null) {
+                throw new StoreException(ErrorCode.SEGMENT_NOT_FOUND, "this client has no segment " + segmentName);
+            }
+            // The master forgets the segment before the bytes stop being served.
+            master.unmountSegment(clientId, segmentName);
+            forget(s);
         }
-        // The master forgets the segment before the bytes stop being served.
-        master.unmountSegment(clientId, segmentName);
-        mounted.remove(segmentName);
-        ownSegments.remove(segmentName);
-        for (Transport t : exposedVia.getOrDefault(segmentName, List.of())) {
-            t.withdraw(segmentName);
-        }
-        exposedVia.remove(segmentName);
+    }
+
+    private void forget(OwnSegment s) {
+        own.remove(s.name);
+        untold.remove(s.name);
+        s.withdrawEverywhere();
     }
 
     /** Withdraws every segment this client contributed. */
     public void unmountAll() {
-        for (String s : List.copyOf(ownSegments)) {
-            try {
-                unmountSegment(s);
-            } catch (RuntimeException e) {
-                ownSegments.remove(s);
-                mounted.remove(s);
+        synchronized (mountLock) {
+            for (OwnSegment s : List.copyOf(own.values())) {
+                try {
+                    unmountSegment(s.name);
+                } catch (RuntimeException e) {
+                    forget(s); // the master is gone or forgot it: stop serving it all the same
+                }
             }
         }
     }
 
     Set<String> ownSegments() {
-        return Set.copyOf(ownSegments);
+        return Set.copyOf(own.keySet());
+    }
+
+    /** How the master should see segment {@code name} now (tests). */
+    SegmentDescriptor describe(String name) {
+        synchronized (mountLock) {
+            return own.get(name).descriptor(clientId);
+        }
     }
 
     Transports transports() {

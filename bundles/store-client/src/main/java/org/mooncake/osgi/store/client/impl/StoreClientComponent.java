@@ -18,6 +18,8 @@ import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.spi.transport.Transport;
+import org.osgi.framework.FrameworkUtil;
+import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -70,17 +72,36 @@ public final class StoreClientComponent implements StoreClient {
     }
 
     /** A configuration, read and checked: a broken one fails here, before anything changes. */
-    record Settings(String clientId, String tenant, long segmentBytes, long bufferBytes, long heartbeatMs) {
+    record Settings(String clientId, String tenant, long segmentBytes, long bufferBytes, long heartbeatMs,
+            String segmentTransport) {
         Settings {
             if (segmentBytes < 0 || bufferBytes < 0 || heartbeatMs <= 0) {
                 throw new IllegalArgumentException(
                         "global_segment_size and local_buffer_size must be >= 0 and heartbeat_interval_ms > 0");
             }
+            try {
+                FrameworkUtil.createFilter(segmentTransport);
+            } catch (InvalidSyntaxException | NullPointerException e) {
+                throw new IllegalArgumentException("segmentTransport.target is not an LDAP filter: " + segmentTransport);
+            }
+        }
+
+        Settings(String clientId, String tenant, long segmentBytes, long bufferBytes, long heartbeatMs) {
+            this(clientId, tenant, segmentBytes, bufferBytes, heartbeatMs, "(transport.protocol=local)");
         }
 
         static Settings of(Config c) {
             return new Settings(c.client_id(), c.tenant(), c.global_segment_size(), c.local_buffer_size(),
-                    c.heartbeat_interval_ms());
+                    c.heartbeat_interval_ms(), c.segmentTransport_target());
+        }
+
+        /** Whether a transport with these service properties is the one to allocate the segment. */
+        boolean allocatesTheSegment(Map<String, ?> transportProperties) {
+            try {
+                return FrameworkUtil.createFilter(segmentTransport).matches(transportProperties);
+            } catch (InvalidSyntaxException e) {
+                throw new IllegalStateException(e); // checked when these settings were made
+            }
         }
 
         /** The properties, by name, that only a restart applies and that differ from {@code o}. */
@@ -97,6 +118,9 @@ public final class StoreClientComponent implements StoreClient {
             }
             if (bufferBytes != o.bufferBytes) {
                 changed.add("local.buffer.size");
+            }
+            if (!segmentTransport.equals(o.segmentTransport)) {
+                changed.add("segmentTransport.target");
             }
             return changed;
         }
@@ -121,19 +145,16 @@ public final class StoreClientComponent implements StoreClient {
     private Settings running;
     private ScheduledFuture<?> beating;
 
+    /** The segment, once a transport that matches {@code segmentTransport.target} has allocated it. */
+    private String segment;
+
     @Activate
-    public StoreClientComponent(Config config, @Reference MasterService master,
-            @Reference(name = "segmentTransport") Transport segmentTransport) {
+    public StoreClientComponent(Config config, @Reference MasterService master) {
         running = Settings.of(config);
-        transports.add(segmentTransport);
         String id = running.clientId().isBlank() ? "embedded-" + UUID.randomUUID().toString().substring(0, 8)
                 : running.clientId();
-        client = new EmbeddedStoreClient(master, transports, id, running.tenant(), segmentTransport.protocol(),
-                InstantSource.system());
-        if (running.segmentBytes() > 0) {
-            // a storage node may start before its master: the heartbeats mount the segment then
-            client.mountNewSegmentOnceReachable(running.segmentBytes(), arena);
-        } else {
+        client = new EmbeddedStoreClient(master, transports, id, running.tenant(), null, InstantSource.system());
+        if (running.segmentBytes() == 0) {
             client.heartbeat();
         }
         localBuffer = running.bufferBytes() > 0 ? arena.allocate(running.bufferBytes(), 64) : null;
@@ -147,8 +168,9 @@ public final class StoreClientComponent implements StoreClient {
         });
         beating = heartbeats.scheduleAtFixedRate(client::heartbeat, running.heartbeatMs(), running.heartbeatMs(),
                 TimeUnit.MILLISECONDS);
-        LOG.log(Level.INFO, "client {0} of tenant {1} up with a {2}-byte segment over {3}", id, running.tenant(),
-                running.segmentBytes(), segmentTransport.protocol());
+        if (running.segmentBytes() == 0) {
+            LOG.log(Level.INFO, "client {0} of tenant {1} up, contributing no segment", id, running.tenant());
+        }
     }
 
     /**
@@ -156,8 +178,8 @@ public final class StoreClientComponent implements StoreClient {
      * withdraws its segment and every object in it, and for a broken file leave no client at all.
      * So a broken one is refused; the heartbeat interval changes in place; what shapes the segment
      * or the client's identity applies when the client restarts (the log says so), because only a
-     * restart can apply it and a restart empties the segment. (A new {@code segmentTransport.target}
-     * is a reference, not a property: DS restarts the client for it.)
+     * restart can apply it and a restart empties the segment, {@code segmentTransport.target}
+     * included (it chooses who allocates the segment, which exists already).
      */
     @Modified
     void modified(Config config) {
@@ -174,7 +196,7 @@ public final class StoreClientComponent implements StoreClient {
             beating = heartbeats.scheduleAtFixedRate(client::heartbeat, next.heartbeatMs(), next.heartbeatMs(),
                     TimeUnit.MILLISECONDS);
             running = new Settings(running.clientId(), running.tenant(), running.segmentBytes(), running.bufferBytes(),
-                    next.heartbeatMs());
+                    next.heartbeatMs(), running.segmentTransport());
         }
         List<String> later = next.restartOnlyChanges(running);
         if (!later.isEmpty()) {
@@ -184,13 +206,34 @@ public final class StoreClientComponent implements StoreClient {
         }
     }
 
+    /**
+     * Every transport, bound and unbound while the client runs (a transport's bundle updated or
+     * stopped). The first that matches {@code segmentTransport.target} allocates the segment and
+     * mounts it; every one serves the segment where it can, and the master hears each change.
+     * The segment's memory belongs to this client, not to a transport, so it and its objects
+     * outlive the transport that allocated it (shm's file stays mapped here; a restarted shm
+     * transport cannot serve memory it did not allocate, so the others serve it until the client
+     * restarts).
+     */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
-    void bindTransport(Transport t) {
+    void bindTransport(Transport t, Map<String, Object> properties) {
         transports.add(t);
+        synchronized (this) {
+            if (segment == null && running.segmentBytes() > 0 && running.allocatesTheSegment(properties)) {
+                // a storage node may start before its master: the heartbeats mount the segment then
+                segment = client.mountNewSegmentOnceReachable(t, running.segmentBytes(), arena);
+                LOG.log(Level.INFO, "client {0} of tenant {1} up with segment {2} ({3} bytes) allocated by the {4} transport",
+                        client.clientId(), running.tenant(), segment, running.segmentBytes(), t.protocol());
+                return;
+            }
+        }
+        client.transportBound(t);
     }
 
+    /** Before the transport stops: the master stops naming it first, then the table forgets it. */
     void unbindTransport(Transport t) {
+        client.transportUnbound(t);
         transports.remove(t);
     }
 

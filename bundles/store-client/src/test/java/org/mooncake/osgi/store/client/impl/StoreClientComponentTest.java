@@ -8,12 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.annotation.Annotation;
 import java.time.InstantSource;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.mooncake.osgi.store.master.impl.MasterSettings;
 import org.mooncake.osgi.store.master.impl.PolicySelector;
 import org.mooncake.osgi.store.master.impl.StoreMaster;
+import org.mooncake.osgi.store.spi.transport.Transport;
 import org.mooncake.osgi.transport.local.LocalTransport;
+import org.mooncake.osgi.transport.tcp.TcpTransport;
 
 class StoreClientComponentTest {
     private final StoreMaster master = new StoreMaster(MasterSettings.DEFAULTS, InstantSource.system(), new PolicySelector());
@@ -23,6 +26,20 @@ class StoreClientComponentTest {
     }
 
     private static StoreClientComponent.Config config(long segment, long buffer, long heartbeatMs) {
+        return config(segment, buffer, heartbeatMs, "(transport.protocol=local)");
+    }
+
+    /** A component with its transports bound, as DS binds them after constructing it. */
+    private static StoreClientComponent started(StoreClientComponent.Config config,
+            org.mooncake.osgi.store.master.MasterService master, Transport... transports) {
+        StoreClientComponent c = new StoreClientComponent(config, master);
+        for (Transport t : transports) {
+            c.bindTransport(t, Map.of(Transport.PROTOCOL_PROPERTY, t.protocol()));
+        }
+        return c;
+    }
+
+    private static StoreClientComponent.Config config(long segment, long buffer, long heartbeatMs, String segmentTransport) {
         return new StoreClientComponent.Config() {
             @Override
             public Class<? extends Annotation> annotationType() {
@@ -56,14 +73,14 @@ class StoreClientComponentTest {
 
             @Override
             public String segmentTransport_target() {
-                return "(transport.protocol=local)";
+                return segmentTransport;
             }
         };
     }
 
     @Test
     void itContributesItsSegmentWhileActiveAndWithdrawsItAfter() {
-        StoreClientComponent c = new StoreClientComponent(config(1 << 20, 1 << 16), master, new LocalTransport());
+        StoreClientComponent c = started(config(1 << 20, 1 << 16), master, new LocalTransport());
         assertEquals(1, master.segments().size());
         assertTrue(master.segments().getFirst().name().startsWith("embedded-"));
         c.put("k", new byte[] {1, 2, 3}, org.mooncake.osgi.store.api.ReplicateConfig.DEFAULT);
@@ -78,14 +95,16 @@ class StoreClientComponentTest {
     @Test
     void negativeSizesAreRefused() {
         assertThrows(IllegalArgumentException.class,
-                () -> new StoreClientComponent(config(-1, 0), master, new LocalTransport()));
+                () -> new StoreClientComponent(config(-1, 0), master));
+        assertThrows(IllegalArgumentException.class,
+                () -> new StoreClientComponent(config(1 << 20, 0, 1000, "(transport.protocol=local"), master));
         assertEquals(0, master.segments().size());
     }
 
     /** A changed file must not empty the segment by surprise, and a broken one must not take the client away. */
     @Test
     void aChangeKeepsTheSegmentAndItsObjectsAndABrokenOneIsRefused() {
-        StoreClientComponent c = new StoreClientComponent(config(1 << 20, 1 << 16), master, new LocalTransport());
+        StoreClientComponent c = started(config(1 << 20, 1 << 16), master, new LocalTransport());
         String segment = master.segments().getFirst().name();
         c.put("k", new byte[] {4, 5}, org.mooncake.osgi.store.api.ReplicateConfig.DEFAULT);
 
@@ -98,10 +117,62 @@ class StoreClientComponentTest {
         c.modified(config(1 << 20, 1 << 16, -5));
         assertEquals(250, c.settings().heartbeatMs(), "a broken value is refused");
 
+        c.modified(config(1 << 20, 1 << 16, 250, "(transport.protocol=tcp)"));
+        assertEquals("(transport.protocol=local)", c.settings().segmentTransport(), "who allocates waits for a restart");
+        c.modified(config(1 << 20, 1 << 16, 100, "(broken"));
+        assertEquals(250, c.settings().heartbeatMs(), "a broken filter is refused with the rest of the file");
+
         assertEquals(segment, master.segments().getFirst().name());
         assertArrayEquals(new byte[] {4, 5}, c.get("k"));
         assertTrue(c.isHealthy());
         c.deactivate();
+    }
+
+    /**
+     * A storage node's tcp bundle is updated: DS unbinds the transport that allocated the segment
+     * and binds the new one. The client, its segment and its objects stay, and the master names the
+     * new transport. (With the transport a static reference, DS restarted the client: every object
+     * on the node was gone.)
+     */
+    @Test
+    void theSegmentAndItsObjectsOutliveTheTransportThatAllocatedIt() throws Exception {
+        LocalTransport local = new LocalTransport();
+        StoreClientComponent c;
+        try (TcpTransport first = new TcpTransport(TcpTransport.loopback(2, 64 << 10, 5000))) {
+            c = started(config(1 << 20, 0, 1000, "(transport.protocol=tcp)"), master, local, first);
+            assertEquals("local,tcp", master.segments().getFirst().protocol(), "allocated by tcp, served by both");
+            c.put("k", new byte[] {9, 8}, org.mooncake.osgi.store.api.ReplicateConfig.DEFAULT);
+            c.unbindTransport(first);
+        }
+        try {
+            assertEquals(1, master.segments().size());
+            assertEquals("local", master.segments().getFirst().protocol());
+            assertArrayEquals(new byte[] {9, 8}, c.get("k"));
+            try (TcpTransport second = new TcpTransport(TcpTransport.loopback(2, 64 << 10, 5000))) {
+                c.bindTransport(second, Map.of(Transport.PROTOCOL_PROPERTY, "tcp"));
+                assertEquals(1, master.segments().size(), "the new tcp serves the segment there is, it allocates none");
+                assertEquals("local,tcp", master.segments().getFirst().protocol());
+                assertEquals(1, master.stats().objects());
+                c.unbindTransport(second);
+            }
+        } finally {
+            c.deactivate();
+        }
+        assertEquals(0, master.segments().size());
+    }
+
+    /** Only the transport the filter names allocates the segment; the others wait for it. */
+    @Test
+    void theSegmentWaitsForTheTransportItsFilterNames() throws Exception {
+        StoreClientComponent c = started(config(1 << 20, 0, 1000, "(transport.protocol=tcp)"), master, new LocalTransport());
+        try (TcpTransport tcp = new TcpTransport(TcpTransport.loopback(2, 64 << 10, 5000))) {
+            assertEquals(0, master.segments().size(), "local does not match the filter");
+            c.bindTransport(tcp, Map.of(Transport.PROTOCOL_PROPERTY, "tcp"));
+            assertEquals(1, master.segments().size());
+            assertEquals("local,tcp", master.segments().getFirst().protocol());
+        } finally {
+            c.deactivate();
+        }
     }
 
     @Test
@@ -110,6 +181,8 @@ class StoreClientComponentTest {
         assertEquals(java.util.List.of(), new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 5).restartOnlyChanges(running));
         assertEquals(java.util.List.of("tenant", "global.segment.size"),
                 new StoreClientComponent.Settings("", "t2", 2 << 20, 0, 1000).restartOnlyChanges(running));
+        assertEquals(java.util.List.of("segmentTransport.target"), new StoreClientComponent.Settings("", "t1", 1 << 20, 0,
+                1000, "(transport.protocol=shm)").restartOnlyChanges(running));
     }
 
     /** The master behind a switch: while it is off every call fails as an unreachable remote master does. */
@@ -134,8 +207,7 @@ class StoreClientComponentTest {
     @Test
     void aClientStartedBeforeItsMasterMountsItsSegmentWhenTheMasterAnswers() {
         var up = new java.util.concurrent.atomic.AtomicBoolean(false);
-        StoreClientComponent c = new StoreClientComponent(config(1 << 20, 0), switchable(master, up),
-                new LocalTransport());
+        StoreClientComponent c = started(config(1 << 20, 0), switchable(master, up), new LocalTransport());
         try {
             assertFalse(c.isHealthy());
             assertEquals(0, master.segments().size());

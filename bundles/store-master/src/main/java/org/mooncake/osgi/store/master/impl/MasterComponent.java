@@ -202,6 +202,11 @@ public final class MasterComponent implements MasterService {
     }
 
     @Override
+    public void updateSegmentEndpoints(SegmentDescriptor segment) {
+        master.updateSegmentEndpoints(segment);
+    }
+
+    @Override
     public void unmountSegment(String clientId, String segmentName) {
         master.unmountSegment(clientId, segmentName);
     }

@@ -3,9 +3,12 @@ package org.mooncake.osgi.store.master.impl;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentStats;
 
-/** A mounted segment and its allocator. Once {@link #retire() retired} it takes no new blocks. */
+/**
+ * A mounted segment and its allocator. Once {@link #retire() retired} it takes no new blocks.
+ * Its endpoints may change while it is mounted ({@link #reachVia}); readers see them whole.
+ */
 final class Segment {
-    final SegmentDescriptor descriptor;
+    volatile SegmentDescriptor descriptor;
     private final OffsetAllocator allocator;
     private volatile boolean retired;
 
@@ -56,6 +59,11 @@ final class Segment {
         return retired ? new long[0][] : allocator.freeExtents();
     }
 
+    /** The same segment, reached through these endpoints from now on. */
+    void reachVia(java.util.List<org.mooncake.osgi.store.master.SegmentEndpoint> endpoints) {
+        descriptor = new SegmentDescriptor(descriptor.name(), descriptor.clientId(), descriptor.sizeBytes(), endpoints);
+    }
+
     void retire() {
         retired = true;
     }
@@ -65,7 +73,8 @@ final class Segment {
     }
 
     SegmentStats stats() {
-        String protocols = String.join(",", descriptor.endpoints().stream().map(e -> e.protocol()).toList());
-        return new SegmentStats(name(), descriptor.clientId(), protocols, capacity(), used());
+        SegmentDescriptor d = descriptor;
+        String protocols = String.join(",", d.endpoints().stream().map(e -> e.protocol()).toList());
+        return new SegmentStats(name(), d.clientId(), protocols, capacity(), used());
     }
 }

@@ -150,8 +150,31 @@ public final class StoreMaster implements MasterService {
         segments.mount(segment);
         heartbeat(segment.clientId());
         LOG.log(Level.INFO, "mounted segment {0} ({1} bytes) of client {2} via {3}", segment.name(),
-                segment.sizeBytes(), segment.clientId(),
-                String.join(",", segment.endpoints().stream().map(e -> e.protocol()).toList()));
+                segment.sizeBytes(), segment.clientId(), protocols(segment));
+    }
+
+    @Override
+    public void updateSegmentEndpoints(SegmentDescriptor segment) {
+        StoreException.require(segment != null, "segment is required");
+        requireClient(segment.clientId());
+        Segment s = segments.get(segment.name());
+        if (s == null || s.retired()) {
+            throw new StoreException(ErrorCode.SEGMENT_NOT_FOUND, "no segment " + segment.name());
+        }
+        SegmentDescriptor was = s.descriptor;
+        StoreException.require(was.clientId().equals(segment.clientId()),
+                "segment " + segment.name() + " belongs to client " + was.clientId());
+        StoreException.require(was.sizeBytes() == segment.sizeBytes(),
+                "segment " + segment.name() + " holds " + was.sizeBytes() + " bytes, not " + segment.sizeBytes());
+        StoreException.require(!segment.endpoints().isEmpty(), "a segment needs at least one endpoint");
+        s.reachVia(segment.endpoints());
+        heartbeat(segment.clientId());
+        LOG.log(Level.INFO, "segment {0} of client {1} is now reached via {2} (was {3})", segment.name(),
+                segment.clientId(), protocols(segment), protocols(was));
+    }
+
+    private static String protocols(SegmentDescriptor d) {
+        return String.join(",", d.endpoints().stream().map(e -> e.protocol()).toList());
     }
 
     @Override
@@ -639,9 +662,13 @@ public final class StoreMaster implements MasterService {
         MasterSettings cfg = settings;
         for (Map.Entry<String, ClientRecord> c : clients.entrySet()) {
             if (now - c.getValue().lastSeenMs() > cfg.clientTtlMs() && clients.remove(c.getKey(), c.getValue())) {
-                LOG.log(Level.WARNING, "client {0} silent for {1} ms: dropping its segments", c.getKey(),
-                        now - c.getValue().lastSeenMs());
-                segments.ownedBy(c.getKey()).forEach(this::drop);
+                List<Segment> owned = segments.ownedBy(c.getKey());
+                // a client that stopped cleanly unmounted its segments already: its going is news, not a fault
+                LOG.log(owned.isEmpty() ? Level.INFO : Level.WARNING, owned.isEmpty()
+                        ? "client {0} silent for {1} ms: forgotten (it held no segment)"
+                        : "client {0} silent for {1} ms: dropping its {2} segment(s)", c.getKey(),
+                        now - c.getValue().lastSeenMs(), owned.size());
+                owned.forEach(this::drop);
             }
         }
         for (Shard shard : shards) {

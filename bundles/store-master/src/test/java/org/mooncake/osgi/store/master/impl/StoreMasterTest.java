@@ -20,6 +20,8 @@ import org.mooncake.osgi.store.api.SoftPinAction;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.ReplicaLocation;
+import org.mooncake.osgi.store.master.SegmentDescriptor;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.junit.jupiter.api.function.Executable;
 
 class StoreMasterTest {
@@ -42,6 +44,31 @@ class StoreMasterTest {
         assertEquals(1000, lease.sizeBytes());
         assertEquals(7, lease.crc32c());
         assertTrue(m.exists(k("a")));
+    }
+
+    /** A transport restarted under a segment: its objects stay, and readers get the new endpoints whole. */
+    @Test
+    void aSegmentsEndpointsChangeInPlaceAndNothingElseDoes() {
+        f.mount("c1", "s1", 1 << 20);
+        f.put("a", 100);
+        SegmentEndpoint tcp = new SegmentEndpoint("tcp", "127.0.0.1:4000", "s1");
+        SegmentEndpoint local = new SegmentEndpoint("local", "in-process", "s1");
+        m.updateSegmentEndpoints(new SegmentDescriptor("s1", "c1", 1 << 20, List.of(local, tcp)));
+        assertEquals(List.of(local, tcp), m.getReplicaList(k("a")).replicas().getFirst().endpoints());
+        assertEquals("local,tcp", m.segments().getFirst().protocol());
+        assertEquals(1, m.stats().objects(), "the object stays");
+        assertError(ErrorCode.SEGMENT_NOT_FOUND,
+                () -> m.updateSegmentEndpoints(new SegmentDescriptor("s9", "c1", 1 << 20, List.of(tcp))));
+        assertError(ErrorCode.INVALID_PARAMS,
+                () -> m.updateSegmentEndpoints(new SegmentDescriptor("s1", "c2", 1 << 20, List.of(tcp))));
+        assertError(ErrorCode.INVALID_PARAMS,
+                () -> m.updateSegmentEndpoints(new SegmentDescriptor("s1", "c1", 2 << 20, List.of(tcp))));
+        assertError(ErrorCode.INVALID_PARAMS,
+                () -> m.updateSegmentEndpoints(new SegmentDescriptor("s1", "c1", 1 << 20, List.of())));
+        assertEquals(List.of(local, tcp), m.getReplicaList(k("a")).replicas().getFirst().endpoints(), "refusals change nothing");
+        m.unmountSegment("c1", "s1");
+        assertError(ErrorCode.SEGMENT_NOT_FOUND,
+                () -> m.updateSegmentEndpoints(new SegmentDescriptor("s1", "c1", 1 << 20, List.of(tcp))));
     }
 
     @Test
@@ -160,6 +187,45 @@ class StoreMasterTest {
         m.runHousekeeping();
         assertEquals(1024, m.stats().usedBytes());
         assertEquals(5, m.getReplicaList(k("a")).crc32c());
+    }
+
+    /** Every client process that stops would otherwise leave a warning in the master's log ten seconds later. */
+    @Test
+    void aSilentClientWarnsOnlyWhenItTakesSegmentsWithIt() {
+        java.util.List<java.util.logging.LogRecord> said = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler listen = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                said.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(StoreMaster.class.getName());
+        log.addHandler(listen);
+        try {
+            f.mount("storage", "s1", 1 << 20);
+            m.heartbeat("pure-client");
+            f.clock.advance(MasterSettings.DEFAULTS.clientTtlMs() + 1);
+            m.runHousekeeping();
+            java.util.Map<Object, java.util.logging.Level> levels = new java.util.HashMap<>();
+            for (java.util.logging.LogRecord r : said) {
+                if (r.getMessage().contains("silent for")) {
+                    levels.put(r.getParameters()[0], r.getLevel());
+                }
+            }
+            assertEquals(java.util.Map.of("storage", java.util.logging.Level.WARNING, "pure-client",
+                    java.util.logging.Level.INFO), levels);
+            assertTrue(m.segments().isEmpty());
+        } finally {
+            log.removeHandler(listen);
+        }
     }
 
     @Test

@@ -1,0 +1,60 @@
+package org.mooncake.osgi.store.client.impl;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.mooncake.osgi.store.master.SegmentDescriptor;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.transport.Transport;
+
+/**
+ * A segment this client contributes: its memory, and the transports that serve it now with the
+ * endpoint each gave. Changed only under the client's mount lock.
+ */
+final class OwnSegment {
+    final String name;
+    final MemorySegment memory;
+    final Map<Transport, SegmentEndpoint> servedBy = new LinkedHashMap<>();
+
+    OwnSegment(String name, MemorySegment memory) {
+        this.name = name;
+        this.memory = memory;
+    }
+
+    /** Serves it through {@code t} too; false when {@code t} cannot (shm serves only memory it allocated). */
+    boolean serveVia(Transport t) {
+        try {
+            servedBy.put(t, t.expose(name, memory));
+            return true;
+        } catch (RuntimeException cannotServeIt) {
+            return false;
+        }
+    }
+
+    /** Stops serving it through every transport, as far as they still answer. */
+    void withdrawEverywhere() {
+        for (Transport t : servedBy.keySet()) {
+            withdraw(t, name);
+        }
+        servedBy.clear();
+    }
+
+    static void withdraw(Transport t, String segment) {
+        try {
+            t.withdraw(segment);
+        } catch (RuntimeException goingAway) {
+            // a transport that is stopping has let go of it already
+        }
+    }
+
+    /** What the master should know: every endpoint, cheapest first. */
+    SegmentDescriptor descriptor(String clientId) {
+        List<SegmentEndpoint> endpoints = new ArrayList<>(servedBy.values());
+        endpoints.sort(Comparator.comparingInt(e -> Transports.rank(e.protocol())));
+        return new SegmentDescriptor(name, clientId, memory.byteSize(), endpoints);
+    }
+}
