@@ -67,7 +67,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
     }
 
     /** A segment this process allocated: its file, the owner's mapping and its control page. */
-    private record Owned(Path file, MemorySegment memory, ControlPage control) {
+    private record Owned(Path file, MemorySegment memory, ControlPage control, OwnerLock lock) {
     }
 
     /**
@@ -107,6 +107,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
             LOG.log(Level.WARNING, "{0} is not a writable folder; shm segments go to {1}", c.directory(), dir);
         }
         this.directory = dir;
+        OwnerLock.removeOrphans(dir);
     }
 
     /**
@@ -158,13 +159,19 @@ public final class ShmTransport implements Transport, AutoCloseable {
             throw new UncheckedIOException("cannot tell the free space of " + directory, e);
         }
         Path file = directory.resolve("mooncake-" + UUID.randomUUID() + ".seg");
+        OwnerLock lock = null;
+        try {
+            lock = OwnerLock.take(file); // first: a segment file never exists unclaimed
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the owner lock of shared segment file " + file, e);
+        }
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
             backEveryPage(ch, fileBytes, sizeBytes);
             MemorySegment memory = ch.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes, arena);
             ControlPage control = ControlPage.create(ch.map(FileChannel.MapMode.READ_WRITE, sizeBytes, ControlPage.SIZE,
                     mappings));
-            owned.put(segmentName, new Owned(file, memory, control));
+            owned.put(segmentName, new Owned(file, memory, control, lock));
             return memory;
         } catch (IOException e) {
             try {
@@ -172,6 +179,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
             } catch (IOException cleanup) {
                 e.addSuppressed(cleanup);
             }
+            lock.release();
             throw new UncheckedIOException("cannot create shared segment file " + file, e);
         }
     }
@@ -214,6 +222,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
             } catch (IOException e) {
                 LOG.log(Level.WARNING, "cannot delete {0}: {1}", o.file, e);
             }
+            o.lock.release();
         }
     }
 
