@@ -66,7 +66,9 @@ public final class StoreCommands {
         StoreClient c = client;
         if (c == null) {
             throw new StoreException(ErrorCode.UNAVAILABLE_IN_CURRENT_STATUS,
-                    "this process has no store client (a master-only profile); use a client or storage process");
+                    "no store client runs in this process: a master-only profile has none (use a client or storage "
+                            + "process), elsewhere bundle org.mooncake.osgi.store.client is stopped or its component "
+                            + "is not satisfied ('scr:list' says why)");
         }
         return c;
     }

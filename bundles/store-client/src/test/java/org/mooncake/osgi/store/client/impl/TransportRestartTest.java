@@ -60,6 +60,14 @@ class TransportRestartTest {
                 .filter(e -> e.protocol().equals("tcp")).findFirst().orElseThrow();
     }
 
+    /** A client whose segment the local transport allocates, holding VALUE under "k". */
+    private static EmbeddedStoreClient ownerHoldingK(MasterService m, Transports table, Arena arena) {
+        EmbeddedStoreClient owner = new EmbeddedStoreClient(m, table, "owner", "default", "local", InstantSource.system());
+        owner.mountNewSegment(16 << 20, arena);
+        owner.put("k", VALUE, ReplicateConfig.DEFAULT);
+        return owner;
+    }
+
     @Test
     void aRestartedTransportServesTheSegmentAgainUnderItsNewAddress() {
         StoreMaster master = master();
@@ -69,10 +77,8 @@ class TransportRestartTest {
         table.add(local);
         table.add(before);
         try (Arena arena = Arena.ofShared(); TcpTransport readerNet = tcp()) {
-            EmbeddedStoreClient owner = new EmbeddedStoreClient(master, table, "owner", "default", "local",
-                    InstantSource.system());
-            String segment = owner.mountNewSegment(16 << 20, arena);
-            owner.put("k", VALUE, ReplicateConfig.DEFAULT);
+            EmbeddedStoreClient owner = ownerHoldingK(master, table, arena);
+            String segment = owner.ownSegments().iterator().next();
             // another process: it reaches the segment over tcp only
             EmbeddedStoreClient remote = EmbeddedStoreClient.create(master, List.of(readerNet), "remote", "default",
                     "tcp", InstantSource.system());
@@ -122,10 +128,7 @@ class TransportRestartTest {
         LocalTransport local = new LocalTransport();
         table.add(local);
         try (Arena arena = Arena.ofShared(); TcpTransport tcp = tcp()) {
-            EmbeddedStoreClient owner = new EmbeddedStoreClient(flaky, table, "owner", "default", "local",
-                    InstantSource.system());
-            owner.mountNewSegment(16 << 20, arena);
-            owner.put("k", VALUE, ReplicateConfig.DEFAULT);
+            EmbeddedStoreClient owner = ownerHoldingK(flaky, table, arena);
             reachable.set(false);
             table.add(tcp);
             owner.transportBound(tcp);
@@ -147,10 +150,7 @@ class TransportRestartTest {
         LocalTransport first = new LocalTransport();
         table.add(first);
         try (Arena arena = Arena.ofShared()) {
-            EmbeddedStoreClient owner = new EmbeddedStoreClient(master, table, "owner", "default", "local",
-                    InstantSource.system());
-            owner.mountNewSegment(16 << 20, arena);
-            owner.put("k", VALUE, ReplicateConfig.DEFAULT);
+            EmbeddedStoreClient owner = ownerHoldingK(master, table, arena);
             owner.transportUnbound(first);
             table.remove(first);
             assertEquals(List.of("local"), protocols(master), "a segment needs an endpoint: the last one stays named");
