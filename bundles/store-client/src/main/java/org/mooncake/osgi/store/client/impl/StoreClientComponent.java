@@ -170,7 +170,31 @@ public final class StoreClientComponent implements StoreClient {
                 TimeUnit.MILLISECONDS);
         if (running.segmentBytes() == 0) {
             LOG.log(Level.INFO, "client {0} of tenant {1} up, contributing no segment", id, running.tenant());
+        } else {
+            // DS binds the transports there are right after this constructor: by then one should have matched
+            heartbeats.schedule(() -> {
+                String waiting = segmentWaiting();
+                if (waiting != null) {
+                    LOG.log(Level.WARNING, waiting);
+                }
+            }, running.heartbeatMs(), TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * Why the segment is not there yet, or null when it is (or none is wanted): a
+     * {@code segmentTransport.target} that no bound transport matches (a misspelt
+     * {@code --set transport=...}) would otherwise leave a storage node contributing nothing, silently.
+     */
+    synchronized String segmentWaiting() {
+        if (segment != null || running.segmentBytes() == 0) {
+            return null;
+        }
+        List<String> bound = new java.util.ArrayList<>();
+        transports.all().forEach(t -> bound.add(t.protocol()));
+        return "client " + client.clientId() + " contributes no segment yet: no transport matching "
+                + running.segmentTransport() + " is bound (bound: " + (bound.isEmpty() ? "none" : String.join(", ", bound))
+                + "); its " + running.segmentBytes() + "-byte segment is allocated when one starts";
     }
 
     /**

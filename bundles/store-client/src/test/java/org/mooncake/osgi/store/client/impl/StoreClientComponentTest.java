@@ -167,9 +167,12 @@ class StoreClientComponentTest {
         StoreClientComponent c = started(config(1 << 20, 0, 1000, "(transport.protocol=tcp)"), master, new LocalTransport());
         try (TcpTransport tcp = new TcpTransport(TcpTransport.loopback(2, 64 << 10, 5000))) {
             assertEquals(0, master.segments().size(), "local does not match the filter");
+            String waiting = c.segmentWaiting();
+            assertTrue(waiting.contains("no transport matching (transport.protocol=tcp) is bound (bound: local)"), waiting);
             c.bindTransport(tcp, Map.of(Transport.PROTOCOL_PROPERTY, "tcp"));
             assertEquals(1, master.segments().size());
             assertEquals("local,tcp", master.segments().getFirst().protocol());
+            assertEquals(null, c.segmentWaiting());
         } finally {
             c.deactivate();
         }
