@@ -67,7 +67,8 @@ public final class StoreClientComponent implements StoreClient {
         @AttributeDefinition(description = "How often to report liveness to the master, ms")
         long heartbeat_interval_ms() default 1000;
 
-        @AttributeDefinition(description = "Filter choosing the transport that serves this client's segment")
+        @AttributeDefinition(description = "Filter choosing the transport that allocates this client's segment "
+                + "(the first bound that matches; every bound transport serves it); read at start")
         String segmentTransport_target() default "(transport.protocol=local)";
     }
 

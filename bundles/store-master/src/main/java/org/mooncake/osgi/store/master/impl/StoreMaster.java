@@ -173,8 +173,9 @@ public final class StoreMaster implements MasterService {
                 segment.clientId(), protocols(segment), protocols(was));
     }
 
+    /** How a segment is reached, as an operator checks it after a transport was swapped: protocol://address each. */
     private static String protocols(SegmentDescriptor d) {
-        return String.join(",", d.endpoints().stream().map(e -> e.protocol()).toList());
+        return String.join(", ", d.endpoints().stream().map(e -> e.protocol() + "://" + e.address()).toList());
     }
 
     @Override
