@@ -1,12 +1,13 @@
 package org.mooncake.osgi.store.client.impl;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.StoreException;
@@ -15,17 +16,30 @@ import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
 import org.mooncake.osgi.store.spi.transport.Transport;
 
-/** The transports on offer, by protocol. Bound and unbound from any thread. */
+/**
+ * The transports on offer, by protocol. Bound and unbound from any thread; the data path reads
+ * an immutable map. Where two of one protocol are bound (two versions of a bundle side by side),
+ * the one bound last carries new transfers, and the other takes over when it goes.
+ */
 final class Transports {
     private static final System.Logger LOG = System.getLogger(Transports.class.getName());
-    private final ConcurrentMap<String, Transport> byProtocol = new ConcurrentHashMap<>();
+    private final List<Transport> bound = new ArrayList<>();
+    private volatile Map<String, Transport> byProtocol = Map.of();
 
-    void add(Transport t) {
-        byProtocol.put(t.protocol(), t);
+    synchronized void add(Transport t) {
+        bound.add(t);
+        index();
     }
 
-    void remove(Transport t) {
-        byProtocol.remove(t.protocol(), t);
+    synchronized void remove(Transport t) {
+        bound.remove(t);
+        index();
+    }
+
+    private void index() {
+        Map<String, Transport> m = new HashMap<>();
+        bound.forEach(t -> m.put(t.protocol(), t)); // the last bound of a protocol wins
+        byProtocol = Map.copyOf(m);
     }
 
     /** The transport for an endpoint: its protocol's, if that one can reach it from here. */
@@ -81,8 +95,9 @@ final class Transports {
         return t;
     }
 
-    Iterable<Transport> all() {
-        return List.copyOf(byProtocol.values());
+    /** Every transport bound, in the order bound; several of a protocol, when so. */
+    synchronized List<Transport> all() {
+        return List.copyOf(bound);
     }
 
     /**

@@ -3,6 +3,7 @@ package org.mooncake.osgi.store.client.impl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -106,6 +107,22 @@ class TransportRestartTest {
                 assertEquals(2, owner.describe(segment).endpoints().size());
             }
         }
+    }
+
+    /** Two versions of a transport bundle side by side: the newer carries transfers, the older takes over when it goes. */
+    @Test
+    void twoTransportsOfAProtocolHandOverWhenTheNewerGoes() {
+        Transports table = new Transports();
+        LocalTransport older = new LocalTransport();
+        LocalTransport newer = new LocalTransport();
+        table.add(older);
+        table.add(newer);
+        assertSame(newer, table.get("local"));
+        assertEquals(List.of(older, newer), table.all(), "both serve segments");
+        table.remove(newer);
+        assertSame(older, table.get("local"), "before, the protocol had no transport left here");
+        table.remove(older);
+        assertEquals(ErrorCode.TRANSFER_FAIL, assertThrows(StoreException.class, () -> table.get("local")).errorCode());
     }
 
     /** A master that cannot be reached when a transport changes hears of it with the next heartbeat. */
