@@ -26,6 +26,12 @@ public interface MasterService {
      */
     long heartbeat(String clientId);
 
+    /**
+     * A client that stops says goodbye: the master forgets it now rather than after client_ttl,
+     * and drops any segment it still has mounted (since 1.2). Unknown clients are ignored.
+     */
+    void leave(String clientId);
+
     void mountSegment(SegmentDescriptor segment);
 
     /**

@@ -65,6 +65,10 @@ final class MasterOps {
 
     enum Op {
         HEARTBEAT((m, a) -> m.heartbeat(a.get(0, String.class))),
+        LEAVE((m, a) -> {
+            m.leave(a.get(0, String.class));
+            return null;
+        }),
         MOUNT_SEGMENT((m, a) -> {
             m.mountSegment(a.get(0, SegmentDescriptor.class));
             return null;

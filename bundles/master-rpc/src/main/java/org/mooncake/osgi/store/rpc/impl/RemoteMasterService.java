@@ -110,6 +110,11 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
     }
 
     @Override
+    public void leave(String clientId) {
+        call(MasterOps.Op.LEAVE, clientId);
+    }
+
+    @Override
     public void mountSegment(SegmentDescriptor segment) {
         call(MasterOps.Op.MOUNT_SEGMENT, segment);
     }

@@ -136,6 +136,9 @@ class MasterRpcTest {
         assertEquals(0, remote.removeAll("default", true));
         remote.unmountSegment("c1", "s1");
         assertError(ErrorCode.SEGMENT_NOT_FOUND, () -> remote.unmountSegment("c1", "s1"));
+        assertEquals(1, remote.stats().clients());
+        remote.leave("c1");
+        assertEquals(0, remote.stats().clients(), "the goodbye crossed the wire");
     }
 
     @Test

@@ -693,6 +693,21 @@ public final class EmbeddedStoreClient implements StoreClient {
         s.withdrawEverywhere();
     }
 
+    /**
+     * Withdraws every segment, then tells the master this client is gone, so that it is not
+     * counted (and logged as silent) until client_ttl. A master that cannot be reached, or one
+     * too old to know the call, forgets the client at client_ttl as before.
+     */
+    public void leave() {
+        unmountAll();
+        try {
+            master.leave(clientId);
+        } catch (StoreException e) {
+            LOG.log(System.Logger.Level.DEBUG, "the master did not hear that client {0} left: {1}", clientId,
+                    e.getMessage());
+        }
+    }
+
     /** Withdraws every segment this client contributed. */
     public void unmountAll() {
         synchronized (mountLock) {

@@ -265,7 +265,12 @@ public final class StoreClientComponent implements StoreClient {
     @Deactivate
     void deactivate() {
         heartbeats.shutdownNow();
-        client.unmountAll();
+        try {
+            heartbeats.awaitTermination(1, TimeUnit.SECONDS); // a heartbeat after leaving would register it again
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        client.leave();
         if (localBuffer != null) {
             client.unregisterBuffer(localBuffer);
         }

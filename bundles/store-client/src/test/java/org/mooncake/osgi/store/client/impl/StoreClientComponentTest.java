@@ -87,9 +87,11 @@ class StoreClientComponentTest {
         assertArrayEquals(new byte[] {1, 2, 3}, c.get("k"));
         assertEquals("t1", c.tenant());
         assertTrue(c.isHealthy());
+        assertEquals(1, master.stats().clients());
         c.deactivate();
         assertEquals(0, master.segments().size());
         assertEquals(0, master.stats().objects(), "its objects went with its segment");
+        assertEquals(0, master.stats().clients(), "it said goodbye: not counted until client_ttl");
     }
 
     @Test

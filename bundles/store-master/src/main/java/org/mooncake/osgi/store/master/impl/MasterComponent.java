@@ -197,6 +197,11 @@ public final class MasterComponent implements MasterService {
     }
 
     @Override
+    public void leave(String clientId) {
+        master.leave(clientId);
+    }
+
+    @Override
     public void mountSegment(SegmentDescriptor segment) {
         master.mountSegment(segment);
     }

@@ -144,6 +144,17 @@ public final class StoreMaster implements MasterService {
     }
 
     @Override
+    public void leave(String clientId) {
+        requireClient(clientId);
+        if (clients.remove(clientId) != null) {
+            List<Segment> left = segments.ownedBy(clientId);
+            left.forEach(this::drop);
+            LOG.log(Level.INFO, left.isEmpty() ? "client {0} left" : "client {0} left; dropped its {1} segment(s)",
+                    clientId, left.size());
+        }
+    }
+
+    @Override
     public void mountSegment(SegmentDescriptor segment) {
         StoreException.require(segment != null, "segment is required");
         requireClient(segment.clientId());

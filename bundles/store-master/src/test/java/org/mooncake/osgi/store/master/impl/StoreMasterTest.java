@@ -189,6 +189,24 @@ class StoreMasterTest {
         assertEquals(5, m.getReplicaList(k("a")).crc32c());
     }
 
+    @Test
+    void aClientThatLeavesIsForgottenAtOnceWithWhatItStillHad() {
+        f.mount("storage", "s1", 1 << 20);
+        f.put("a", 100);
+        m.heartbeat("pure-client");
+        assertEquals(2, m.stats().clients());
+        m.leave("pure-client");
+        assertEquals(1, m.stats().clients());
+        m.leave("storage"); // without unmounting first: its segment goes with it, objects whole
+        assertEquals(0, m.stats().clients());
+        assertTrue(m.segments().isEmpty());
+        assertError(ErrorCode.OBJECT_NOT_FOUND, () -> m.getReplicaList(k("a")));
+        m.leave("never-seen"); // ignored
+        assertError(ErrorCode.INVALID_PARAMS, () -> m.leave(""));
+        assertNotEquals(0, m.heartbeat("storage"), "it may come back, as a new registration");
+        assertEquals(1, m.stats().clients());
+    }
+
     /** Every client process that stops would otherwise leave a warning in the master's log ten seconds later. */
     @Test
     void aSilentClientWarnsOnlyWhenItTakesSegmentsWithIt() {
