@@ -159,6 +159,52 @@ class TransportRestartTest {
         }
     }
 
+    /**
+     * The master restarts (forgetting everything) while the segment's transport is swapped: the
+     * first heartbeat that reaches the new master mounts the segment with the endpoints it has now.
+     */
+    @Test
+    void aRestartedMasterGetsTheSegmentWithTheEndpointsOfNow() {
+        java.util.concurrent.atomic.AtomicReference<StoreMaster> current = new java.util.concurrent.atomic.AtomicReference<>(master());
+        AtomicBoolean reachable = new AtomicBoolean(true);
+        MasterService restarting = (MasterService) Proxy.newProxyInstance(MasterService.class.getClassLoader(),
+                new Class<?>[] {MasterService.class}, (proxy, method, args) -> {
+                    if (!reachable.get()) {
+                        throw new StoreException(ErrorCode.RPC_FAIL, "cannot reach the master");
+                    }
+                    try {
+                        return method.invoke(current.get(), args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        Transports table = new Transports();
+        table.add(new LocalTransport());
+        TcpTransport before = tcp();
+        table.add(before);
+        try (Arena arena = Arena.ofShared(); TcpTransport after = tcp()) {
+            EmbeddedStoreClient owner = ownerHoldingK(restarting, table, arena);
+            String segment = owner.ownSegments().iterator().next();
+            SegmentEndpoint oldTcp = tcpEndpoint(current.get());
+            reachable.set(false); // the master goes down ...
+            owner.transportUnbound(before);
+            table.remove(before);
+            before.close();
+            table.add(after);
+            owner.transportBound(after);
+            current.set(master()); // ... and comes back empty
+            reachable.set(true);
+            owner.heartbeat();
+            StoreMaster restarted = current.get();
+            assertEquals(List.of(segment), restarted.segments().stream().map(s -> s.name()).toList());
+            assertEquals("local,tcp", restarted.segments().getFirst().protocol());
+            owner.put("k2", VALUE, ReplicateConfig.DEFAULT);
+            List<SegmentEndpoint> now = restarted.getReplicaList(ObjectKey.of("k2")).replicas().getFirst().endpoints();
+            assertEquals(owner.describe(segment).endpoints(), now);
+            assertTrue(!now.contains(oldTcp), "the new transport's address, not the old one's: " + now);
+        }
+    }
+
     /** The last transport that serves a segment goes: the master keeps what it had, and hears again once one serves it. */
     @Test
     void aSegmentServedByNothingComesBackWhenATransportServesItAgain() {
