@@ -699,7 +699,9 @@ public final class EmbeddedStoreClient implements StoreClient {
      * too old to know the call, forgets the client at client_ttl as before.
      */
     public void leave() {
-        unmountAll();
+        if (!unmountAll()) {
+            return; // the master did not answer: asking again would only add its timeout to the shutdown
+        }
         try {
             master.leave(clientId);
         } catch (StoreException e) {
@@ -708,17 +710,20 @@ public final class EmbeddedStoreClient implements StoreClient {
         }
     }
 
-    /** Withdraws every segment this client contributed. */
-    public void unmountAll() {
+    /** Withdraws every segment this client contributed; false when the master could not be reached. */
+    public boolean unmountAll() {
+        boolean reached = true;
         synchronized (mountLock) {
             for (OwnSegment s : List.copyOf(own.values())) {
                 try {
                     unmountSegment(s.name);
                 } catch (RuntimeException e) {
                     forget(s); // the master is gone or forgot it: stop serving it all the same
+                    reached &= !(e instanceof StoreException se && se.errorCode() == ErrorCode.RPC_FAIL);
                 }
             }
         }
+        return reached;
     }
 
     Set<String> ownSegments() {

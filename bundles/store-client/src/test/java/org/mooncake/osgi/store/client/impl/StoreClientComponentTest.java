@@ -208,6 +208,30 @@ class StoreClientComponentTest {
                 });
     }
 
+    /** Stopping while the master is down costs one unanswered call, not one more for the goodbye. */
+    @Test
+    void aClientThatCannotReachItsMasterStopsWithoutSayingGoodbye() {
+        var up = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.mooncake.osgi.store.master.MasterService sw = switchable(master, up);
+        var counted = (org.mooncake.osgi.store.master.MasterService) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {org.mooncake.osgi.store.master.MasterService.class},
+                (proxy, method, args) -> {
+                    calls.add(method.getName());
+                    try {
+                        return method.invoke(sw, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        StoreClientComponent c = started(config(1 << 20, 0), counted, new LocalTransport());
+        up.set(false);
+        calls.clear();
+        c.deactivate();
+        calls.removeIf("heartbeat"::equals); // the heartbeat thread may have run once more before it stopped
+        assertEquals(java.util.List.of("unmountSegment"), calls);
+    }
+
     /** A storage node started before its master joins once the master answers. */
     @Test
     void aClientStartedBeforeItsMasterMountsItsSegmentWhenTheMasterAnswers() {
