@@ -1,5 +1,6 @@
 package org.mooncake.osgi.itests;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
@@ -12,7 +13,10 @@ import javax.inject.Inject;
 
 import org.junit.Test;
 import org.junit.runner.RunWith;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
@@ -68,12 +72,9 @@ public class DeployFolderIT {
                         && c.failure.contains(property));
     }
 
-    @Test
-    public void aJarInDeployTakesOverEvictionAndRulesInEtcConfigureIt() throws Exception {
+    /** deploy/, watched by a second FileInstall watcher configured the way the launcher configures it. */
+    private Path watchedDeploy() throws Exception {
         Path deploy = Path.of(System.getProperty("mooncake.test.deploy"));
-        Path etc = Path.of(System.getProperty("mooncake.test.etc"));
-        Await.until("the default policy", () -> "lease-lru".equals(master.stats().activePolicy()));
-        // a second FileInstall watcher, configured the way the launcher configures it
         java.util.Dictionary<String, Object> watcher = new java.util.Hashtable<>();
         watcher.put("felix.fileinstall.dir", deploy.toString());
         watcher.put("felix.fileinstall.poll", "100");
@@ -82,13 +83,25 @@ public class DeployFolderIT {
         // FileInstall names each watcher thread after its folder: wait until deploy/ is watched
         Await.until("FileInstall watching deploy/", () -> Thread.getAllStackTraces().keySet().stream()
                 .anyMatch(t -> t.getName().contains(deploy.getFileName().toString())));
+        return deploy;
+    }
 
-        Path jar = ContainerOptions.jar("org.mooncake.osgi", "policy-type-aware", System.getProperty("mooncake.version"));
+    /** Drops a jar of ours into deploy/: copied beside it and moved in whole, FileInstall never sees half a jar. */
+    private static Path drop(String artifact, Path deploy) throws IOException {
+        Path jar = ContainerOptions.jar("org.mooncake.osgi", artifact, System.getProperty("mooncake.version"));
         Path dropped = deploy.resolve(jar.getFileName());
-        // copied beside deploy/ and moved in whole: FileInstall must never see half a jar
-        Path staging = Files.createTempFile(deploy.getParent(), "policy", ".part");
+        Path staging = Files.createTempFile(deploy.getParent(), artifact, ".part");
         Files.copy(jar, staging, StandardCopyOption.REPLACE_EXISTING);
         Files.move(staging, dropped, StandardCopyOption.ATOMIC_MOVE);
+        return dropped;
+    }
+
+    @Test
+    public void aJarInDeployTakesOverEvictionAndRulesInEtcConfigureIt() throws Exception {
+        Path etc = Path.of(System.getProperty("mooncake.test.etc"));
+        Await.until("the default policy", () -> "lease-lru".equals(master.stats().activePolicy()));
+        Path deploy = watchedDeploy();
+        Path dropped = drop("policy-type-aware", deploy);
         Await.until("type-aware deployed and active", () -> "type-aware".equals(master.stats().activePolicy()));
 
         Files.writeString(etc.resolve("org.mooncake.osgi.policy.typeaware.rule-hidden.cfg"),
@@ -106,5 +119,34 @@ public class DeployFolderIT {
         Await.until("fallback to the default", () -> "lease-lru".equals(master.stats().activePolicy()));
         Await.until("the bundle uninstalled", () -> Arrays.stream(context.getBundles()).noneMatch(
                 b -> "org.mooncake.osgi.policy.type.aware".equals(b.getSymbolicName())));
+    }
+
+    /** The tcp endpoint the master gives readers of {@code key}; null while it names none. */
+    private SegmentEndpoint tcpEndpointOf(String key) {
+        return master.getReplicaList(ObjectKey.of(key)).replicas().getFirst().endpoints().stream()
+                .filter(e -> e.protocol().equals("tcp")).findFirst().orElse(null);
+    }
+
+    /** README step 7 through the file system: a transport jar dropped into deploy/, then deleted; the object stays. */
+    @Test
+    public void aTransportJarInDeploySwapsTheTransportAndKeepsTheObjects() throws Exception {
+        var ref = context.getServiceReference(StoreClient.class);
+        StoreClient client = context.getService(ref);
+        try {
+            client.put("swapped-under", new byte[] {4, 2});
+            Await.until("served over tcp", () -> tcpEndpointOf("swapped-under") != null);
+            SegmentEndpoint before = tcpEndpointOf("swapped-under");
+            Path dropped = drop("transport-tcp", watchedDeploy());
+            Await.until("the dropped tcp serving under a new address", () -> {
+                SegmentEndpoint now = tcpEndpointOf("swapped-under");
+                return now != null && !now.equals(before);
+            });
+            assertArrayEquals(new byte[] {4, 2}, client.get("swapped-under"));
+            Files.delete(dropped);
+            Await.until("tcp gone with its jar", () -> tcpEndpointOf("swapped-under") == null);
+            assertArrayEquals("the object stays, served in-process", new byte[] {4, 2}, client.get("swapped-under"));
+        } finally {
+            context.ungetService(ref);
+        }
     }
 }
