@@ -28,7 +28,6 @@ import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
-import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.spi.transport.Checksums;
 import org.mooncake.osgi.store.spi.transport.TransferOp;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
@@ -53,18 +52,8 @@ public final class EmbeddedStoreClient implements StoreClient {
     private final Set<MemorySegment> registered = ConcurrentHashMap.newKeySet();
     private final AtomicInteger segmentSeq = new AtomicInteger();
     private volatile boolean healthy = true;
-    /** The master's registration of this client; a new one means our segments were forgotten. */
-    private volatile long registration;
-    /** The segments this client contributes, by name; changed under {@link #mountLock} only. */
-    private final Map<String, OwnSegment> own = new ConcurrentHashMap<>();
-    /**
-     * Taken by whatever changes which segments there are or who serves them: mounts, unmounts,
-     * transports bound and unbound (DS threads), heartbeats that mount again. All rare; the data
-     * path never takes it.
-     */
-    private final Object mountLock = new Object();
-    /** Segments whose endpoints the master has not heard yet (it was unreachable); told at the next heartbeat. */
-    private final Set<String> untold = ConcurrentHashMap.newKeySet();
+    /** The segments this client contributes, and what the master knows of them. */
+    private final ContributedSegments contributed;
 
     EmbeddedStoreClient(MasterService master, Transports transports, String clientId, String tenant, String protocol,
             InstantSource clock) {
@@ -75,6 +64,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         this.tenant = tenant;
         this.protocol = protocol;
         this.clock = clock;
+        this.contributed = new ContributedSegments(master, transports, clientId);
     }
 
     /** A client over the given transports (for tests and embedding without OSGi). */
@@ -107,21 +97,7 @@ public final class EmbeddedStoreClient implements StoreClient {
      */
     public void heartbeat() {
         try {
-            long now = master.heartbeat(clientId);
-            synchronized (mountLock) {
-                if (now != registration) { // a restarted master, a new registration, or the first contact
-                    for (OwnSegment s : own.values()) {
-                        mountAgain(s.descriptor(clientId));
-                    }
-                }
-                registration = now;
-                for (String name : List.copyOf(untold)) {
-                    OwnSegment s = own.get(name);
-                    if (s == null || tell(s, false)) {
-                        untold.remove(name);
-                    }
-                }
-            }
+            contributed.heard(master.heartbeat(clientId));
             healthy = true;
         } catch (RuntimeException e) {
             healthy = false;
@@ -256,7 +232,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         List<ReplicaLocation> order = lease.replicas();
         if (order.size() > 1) {
             order = new ArrayList<>(order);
-            order.sort(Comparator.comparing(r -> own.containsKey(r.segmentName()) ? 0 : 1));
+            order.sort(Comparator.comparing(r -> contributed.contains(r.segmentName()) ? 0 : 1));
         }
         StoreException last = null; // made only when a read fails: an exception costs its stack trace
         for (ReplicaLocation r : order) {
@@ -548,149 +524,28 @@ public final class EmbeddedStoreClient implements StoreClient {
         return mount(name, via, via.allocateSegment(name, sizeBytes, arena), true);
     }
 
-    /**
-     * Mounts {@code d} again after the master forgot it; one a previous attempt mounted already
-     * counts, and then the master is told its endpoints, which may have changed since.
-     */
-    private void mountAgain(SegmentDescriptor d) {
-        if (d.endpoints().isEmpty()) {
-            return; // served by nothing now: mounted when a transport serves it again
-        }
-        try {
-            master.mountSegment(d);
-        } catch (StoreException e) {
-            if (e.errorCode() != ErrorCode.SEGMENT_ALREADY_EXISTS) {
-                throw e;
-            }
-            untold.add(d.name());
-        }
-    }
-
-    /**
-     * A transport was bound: it serves every segment of ours it can from now on, and the master
-     * learns its endpoints. Without this a transport restarted by a bundle update served nothing,
-     * and the master went on naming the old one's address, so other processes could no longer
-     * read this client's segments.
-     */
-    void transportBound(Transport t) {
-        synchronized (mountLock) {
-            for (OwnSegment s : own.values()) {
-                if (!s.servedBy.containsKey(t) && s.serveVia(t)) {
-                    tell(s, true);
-                }
-            }
-        }
-    }
-
-    /**
-     * A transport is going away (its bundle stops): the master stops naming it first, so that
-     * new reads take the segments' other endpoints, then it stops serving them. The objects stay.
-     */
-    void transportUnbound(Transport t) {
-        synchronized (mountLock) {
-            for (OwnSegment s : own.values()) {
-                if (s.servedBy.remove(t) != null) {
-                    tell(s, true);
-                    OwnSegment.withdraw(t, s.name);
-                }
-            }
-        }
-    }
-
-    /**
-     * Tells the master how {@code s} is reached now; true when it heard it. A segment no
-     * transport serves keeps the endpoints the master had (reads of it fail cleanly) until one
-     * serves it again. Caller holds {@link #mountLock}.
-     */
-    private boolean tell(OwnSegment s, boolean firstTry) {
-        SegmentDescriptor d = s.descriptor(clientId);
-        if (d.endpoints().isEmpty()) {
-            LOG.log(System.Logger.Level.WARNING, "segment {0} is served by no transport now; its objects cannot be "
-                    + "read until a transport that can serve it is started", s.name);
-            untold.add(s.name);
-            return false;
-        }
-        try {
-            master.updateSegmentEndpoints(d);
-            untold.remove(s.name);
-            return true;
-        } catch (StoreException e) {
-            if (e.errorCode() == ErrorCode.SEGMENT_NOT_FOUND && registration != 0) {
-                mountAgain(d); // it had no endpoint when the master came back
-                return true;
-            }
-            if (firstTry) {
-                LOG.log(System.Logger.Level.WARNING, "could not tell the master that segment {0} is now reached via {1} "
-                        + "(told again with each heartbeat): {2}", s.name,
-                        String.join(",", d.endpoints().stream().map(SegmentEndpoint::protocol).toList()), e.getMessage());
-            }
-            untold.add(s.name);
-            return false;
-        }
-    }
-
     private String nextSegmentName() {
         return clientId + "/segment-" + segmentSeq.incrementAndGet();
     }
 
-    /**
-     * Exposes the memory through the segment transport and every other bound transport that can
-     * serve it (shm serves only memory it allocated), then mounts it with all those endpoints,
-     * cheapest first. Transports bound later serve it too ({@link #transportBound}).
-     */
     private String mount(String name, Transport primary, MemorySegment memory, boolean laterIfUnreachable) {
-        synchronized (mountLock) {
-            OwnSegment s = new OwnSegment(name, memory);
-            if (primary != null) {
-                s.servedBy.put(primary, primary.expose(name, memory)); // this one must serve it
-            }
-            for (Transport t : transports.all()) {
-                if (t != primary) {
-                    s.serveVia(t);
-                }
-            }
-            if (s.servedBy.isEmpty()) {
-                throw new StoreException(ErrorCode.TRANSFER_FAIL, "no transport here can serve segment " + name);
-            }
-            SegmentDescriptor d = s.descriptor(clientId);
-            try {
-                registration = master.heartbeat(clientId);
-                master.mountSegment(d);
-            } catch (StoreException e) {
-                if (!laterIfUnreachable || e.errorCode() != ErrorCode.RPC_FAIL) {
-                    s.withdrawEverywhere();
-                    throw e;
-                }
-                registration = 0; // the first heartbeat that gets through mounts it
-                healthy = false;
-                LOG.log(System.Logger.Level.WARNING, "{0}; segment {1} is mounted once the master answers",
-                        e.getMessage(), name);
-            } catch (RuntimeException e) {
-                s.withdrawEverywhere();
-                throw e;
-            }
-            own.put(name, s);
-            return name;
+        if (!contributed.mount(name, primary, memory, laterIfUnreachable)) {
+            healthy = false; // mounted once the master answers
         }
+        return name;
+    }
+
+    void transportBound(Transport t) {
+        contributed.transportBound(t);
+    }
+
+    void transportUnbound(Transport t) {
+        contributed.transportUnbound(t);
     }
 
     @Override
     public void unmountSegment(String segmentName) {
-        synchronized (mountLock) {
-            OwnSegment s = own.get(segmentName);
-            if (s == null) {
-                throw new StoreException(ErrorCode.SEGMENT_NOT_FOUND, "this client has no segment " + segmentName);
-            }
-            // The master forgets the segment before the bytes stop being served.
-            master.unmountSegment(clientId, segmentName);
-            forget(s);
-        }
-    }
-
-    private void forget(OwnSegment s) {
-        own.remove(s.name);
-        untold.remove(s.name);
-        s.withdrawEverywhere();
+        contributed.unmount(segmentName);
     }
 
     /**
@@ -712,29 +567,16 @@ public final class EmbeddedStoreClient implements StoreClient {
 
     /** Withdraws every segment this client contributed; false when the master could not be reached. */
     public boolean unmountAll() {
-        boolean reached = true;
-        synchronized (mountLock) {
-            for (OwnSegment s : List.copyOf(own.values())) {
-                try {
-                    unmountSegment(s.name);
-                } catch (RuntimeException e) {
-                    forget(s); // the master is gone or forgot it: stop serving it all the same
-                    reached &= !(e instanceof StoreException se && se.errorCode() == ErrorCode.RPC_FAIL);
-                }
-            }
-        }
-        return reached;
+        return contributed.unmountAll();
     }
 
     Set<String> ownSegments() {
-        return Set.copyOf(own.keySet());
+        return contributed.names();
     }
 
     /** How the master should see segment {@code name} now (tests). */
     SegmentDescriptor describe(String name) {
-        synchronized (mountLock) {
-            return own.get(name).descriptor(clientId);
-        }
+        return contributed.describe(name);
     }
 
     Transports transports() {
