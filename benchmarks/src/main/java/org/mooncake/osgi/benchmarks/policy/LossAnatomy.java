@@ -197,24 +197,18 @@ public final class LossAnatomy {
 
     public static void main(String[] args) {
         Options o = BenchArgs.orExit("bench anatomy", () -> Options.parse(args));
-        String policy = o.policy();
-        SessionWorkload.Mode mode = o.mode();
-        double capacity = o.capacity();
-        int seeds = o.seeds();
-        int sessions = o.sessions();
-        boolean hints = o.hints();
         LossAnatomy anatomy = new LossAnatomy();
         List<String> runs = new ArrayList<>();
-        for (int seed = 1; seed <= seeds; seed++) {
-            Workload generated = SessionWorkload.generate(sessions, 0.006, mode, seed);
-            Workload w = hints ? generated : generated.withoutGroupOnlyHints();
-            long bytes = w.capacityBytes(capacity);
-            System.err.printf(Locale.ROOT, "[bench anatomy] %s, %s, seed %d, capacity %.0f%% (%,d B)%n", policy, w.name(), seed,
-                    100 * capacity, bytes);
-            Simulation.run(w, BenchPolicies.make(policy), Simulation.Settings.of(bytes), anatomy.newRun());
+        for (int seed = 1; seed <= o.seeds(); seed++) {
+            Workload generated = SessionWorkload.generate(o.sessions(), 0.006, o.mode(), seed);
+            Workload w = o.hints() ? generated : generated.withoutGroupOnlyHints();
+            long bytes = w.capacityBytes(o.capacity());
+            System.err.printf(Locale.ROOT, "[bench anatomy] %s, %s, seed %d, capacity %.0f%% (%,d B)%n", o.policy(), w.name(),
+                    seed, 100 * o.capacity(), bytes);
+            Simulation.run(w, BenchPolicies.make(o.policy()), Simulation.Settings.of(bytes), anatomy.newRun());
             runs.add(w.name());
         }
-        System.out.printf(Locale.ROOT, "%s on %s at %.0f%% of unique bytes, seeds 1–%d pooled%n%n%s", policy, runs.get(0),
-                100 * capacity, seeds, anatomy.report());
+        System.out.printf(Locale.ROOT, "%s on %s at %.0f%% of unique bytes, seeds 1–%d pooled%n%n%s", o.policy(), runs.get(0),
+                100 * o.capacity(), o.seeds(), anatomy.report());
     }
 }

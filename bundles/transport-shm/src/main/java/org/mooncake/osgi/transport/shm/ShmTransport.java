@@ -159,7 +159,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
             throw new UncheckedIOException("cannot tell the free space of " + directory, e);
         }
         Path file = directory.resolve("mooncake-" + UUID.randomUUID() + ".seg");
-        OwnerLock lock = null;
+        OwnerLock lock;
         try {
             lock = OwnerLock.take(file); // first: a segment file never exists unclaimed
         } catch (IOException e) {

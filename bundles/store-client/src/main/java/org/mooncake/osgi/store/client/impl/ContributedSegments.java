@@ -106,17 +106,14 @@ final class ContributedSegments {
             try {
                 registration = master.heartbeat(clientId);
                 master.mountSegment(s.descriptor(clientId));
-            } catch (StoreException e) {
-                if (!laterIfUnreachable || e.errorCode() != ErrorCode.RPC_FAIL) {
+            } catch (RuntimeException e) {
+                if (!(laterIfUnreachable && e instanceof StoreException se && se.errorCode() == ErrorCode.RPC_FAIL)) {
                     s.withdrawEverywhere();
                     throw e;
                 }
                 registration = 0;
                 mountedNow = false;
                 LOG.log(Level.WARNING, "{0}; segment {1} is mounted once the master answers", e.getMessage(), name);
-            } catch (RuntimeException e) {
-                s.withdrawEverywhere();
-                throw e;
             }
             own.put(name, s);
             return mountedNow;

@@ -13,7 +13,7 @@ import org.mooncake.osgi.store.spi.transport.Transport;
 
 /**
  * A segment this client contributes: its memory, and the transports that serve it now with the
- * endpoint each gave. Changed only under the client's mount lock.
+ * endpoint each gave. Changed only under {@link ContributedSegments}' lock.
  */
 final class OwnSegment {
     final String name;

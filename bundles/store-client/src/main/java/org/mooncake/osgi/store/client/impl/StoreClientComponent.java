@@ -87,10 +87,6 @@ public final class StoreClientComponent implements StoreClient {
             }
         }
 
-        Settings(String clientId, String tenant, long segmentBytes, long bufferBytes, long heartbeatMs) {
-            this(clientId, tenant, segmentBytes, bufferBytes, heartbeatMs, "(transport.protocol=local)");
-        }
-
         static Settings of(Config c) {
             return new Settings(c.client_id(), c.tenant(), c.global_segment_size(), c.local_buffer_size(),
                     c.heartbeat_interval_ms(), c.segmentTransport_target());
@@ -155,9 +151,6 @@ public final class StoreClientComponent implements StoreClient {
         String id = running.clientId().isBlank() ? "embedded-" + UUID.randomUUID().toString().substring(0, 8)
                 : running.clientId();
         client = new EmbeddedStoreClient(master, transports, id, running.tenant(), null, InstantSource.system());
-        if (running.segmentBytes() == 0) {
-            client.heartbeat();
-        }
         localBuffer = running.bufferBytes() > 0 ? arena.allocate(running.bufferBytes(), 64) : null;
         if (localBuffer != null) {
             client.registerBuffer(localBuffer);
@@ -170,6 +163,7 @@ public final class StoreClientComponent implements StoreClient {
         beating = heartbeats.scheduleAtFixedRate(client::heartbeat, running.heartbeatMs(), running.heartbeatMs(),
                 TimeUnit.MILLISECONDS);
         if (running.segmentBytes() == 0) {
+            client.heartbeat(); // registered now; one with a segment registers when it mounts it
             LOG.log(Level.INFO, "client {0} of tenant {1} up, contributing no segment", id, running.tenant());
         } else {
             // DS binds the transports there are right after this constructor: by then one should have matched
@@ -191,8 +185,7 @@ public final class StoreClientComponent implements StoreClient {
         if (segment != null || running.segmentBytes() == 0) {
             return null;
         }
-        List<String> bound = new java.util.ArrayList<>();
-        transports.all().forEach(t -> bound.add(t.protocol()));
+        List<String> bound = transports.all().stream().map(Transport::protocol).toList();
         return "client " + client.clientId() + " contributes no segment yet: no transport matching "
                 + running.segmentTransport() + " is bound (bound: " + (bound.isEmpty() ? "none" : String.join(", ", bound))
                 + "); its " + running.segmentBytes() + "-byte segment is allocated when one starts";

@@ -182,10 +182,12 @@ class StoreClientComponentTest {
 
     @Test
     void onlyWhatARestartAppliesIsNamedAsWaitingForOne() {
-        var running = new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 1000);
-        assertEquals(java.util.List.of(), new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 5).restartOnlyChanges(running));
+        String local = "(transport.protocol=local)";
+        var running = new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 1000, local);
+        assertEquals(java.util.List.of(),
+                new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 5, local).restartOnlyChanges(running));
         assertEquals(java.util.List.of("tenant", "global.segment.size"),
-                new StoreClientComponent.Settings("", "t2", 2 << 20, 0, 1000).restartOnlyChanges(running));
+                new StoreClientComponent.Settings("", "t2", 2 << 20, 0, 1000, local).restartOnlyChanges(running));
         assertEquals(java.util.List.of("segmentTransport.target"), new StoreClientComponent.Settings("", "t1", 1 << 20, 0,
                 1000, "(transport.protocol=shm)").restartOnlyChanges(running));
     }

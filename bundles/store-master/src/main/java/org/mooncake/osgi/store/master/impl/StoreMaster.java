@@ -167,14 +167,11 @@ public final class StoreMaster implements MasterService {
     @Override
     public void updateSegmentEndpoints(SegmentDescriptor segment) {
         StoreException.require(segment != null, "segment is required");
-        requireClient(segment.clientId());
-        Segment s = segments.get(segment.name());
-        if (s == null || s.retired()) {
+        Segment s = segmentOf(segment.clientId(), segment.name());
+        if (s.retired()) {
             throw new StoreException(ErrorCode.SEGMENT_NOT_FOUND, "no segment " + segment.name());
         }
         SegmentDescriptor was = s.descriptor;
-        StoreException.require(was.clientId().equals(segment.clientId()),
-                "segment " + segment.name() + " belongs to client " + was.clientId());
         StoreException.require(was.sizeBytes() == segment.sizeBytes(),
                 "segment " + segment.name() + " holds " + was.sizeBytes() + " bytes, not " + segment.sizeBytes());
         StoreException.require(!segment.endpoints().isEmpty(), "a segment needs at least one endpoint");
@@ -191,6 +188,11 @@ public final class StoreMaster implements MasterService {
 
     @Override
     public void unmountSegment(String clientId, String segmentName) {
+        drop(segmentOf(clientId, segmentName));
+    }
+
+    /** A mounted segment of this client's: SEGMENT_NOT_FOUND when none is, INVALID_PARAMS when another client's. */
+    private Segment segmentOf(String clientId, String segmentName) {
         requireClient(clientId);
         Segment s = segments.get(segmentName);
         if (s == null) {
@@ -198,7 +200,7 @@ public final class StoreMaster implements MasterService {
         }
         StoreException.require(s.descriptor.clientId().equals(clientId),
                 "segment " + segmentName + " belongs to client " + s.descriptor.clientId());
-        drop(s);
+        return s;
     }
 
     /** Retires a segment and drops every replica on it; objects left with none disappear whole. */
