@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
@@ -38,7 +39,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 /**
  * {@code mooncake bench transfer}: put and get throughput and latency per object size over each
  * transport, side by side with a plain memory copy, the loopback TCP limit (iperf3) and a Redis
- * server on loopback (redis-benchmark), same payload sizes, one client. A storage node and a
+ * server on loopback (redis-benchmark), same payload sizes, one client, in rounds (each size on
+ * every system in turn; the goals judge the median of the rounds' ratios). A storage node and a
  * pure client, each with its own transport instance, share an in-process master, so bytes cross
  * the real transport (kernel TCP on loopback, a second mapping of the shm file).
  *
@@ -61,33 +63,48 @@ public final class TransferBenchmark {
     record Result(String system, String op, long size, int ops, double mibPerSecond, double p50Ms, double p99Ms) {
     }
 
-    private final List<Result> results = new ArrayList<>();
+    /** Each round's results, in the order measured; the last is the round under way. */
+    private final List<List<Result>> rounds = new ArrayList<>();
     private final Path out;
     private final double scale;
+    private final int roundCount;
 
-    private TransferBenchmark(Path out, double scale) {
+    private TransferBenchmark(Path out, double scale, int roundCount) {
         this.out = out;
         this.scale = scale;
+        this.roundCount = roundCount;
     }
 
-    /** {@code [OUT_DIR] [SCALE]}: where the results go (docs/benchmarks), and the share of the operations to run (1). */
+    /**
+     * {@code [OUT_DIR] [SCALE] [ROUNDS]}: where the results go (docs/benchmarks), the share of
+     * the operations to run (1), and the rounds they are split into (3).
+     */
     public static void main(String[] args) throws Exception {
-        TransferBenchmark bench = BenchArgs.orExit("bench transfer", () -> {
-            if (args.length > 2) {
-                throw new BenchArgs.Mistake("takes [OUT_DIR] [SCALE], was given " + args.length + " arguments");
-            }
-            double scale = args.length > 1 ? BenchArgs.number("SCALE", args[1], 0, 100) : 1.0;
-            return new TransferBenchmark(BenchArgs.outputDirectory("OUT_DIR", args.length > 0 ? args[0] : "docs/benchmarks"), scale);
-        });
-        bench.run();
+        BenchArgs.orExit("bench transfer", () -> parse(args)).run();
+    }
+
+    /** The benchmark {@code args} ask for; a {@link BenchArgs.Mistake} names what is wrong with them. */
+    static TransferBenchmark parse(String[] args) {
+        if (args.length > 3) {
+            throw new BenchArgs.Mistake("takes [OUT_DIR] [SCALE] [ROUNDS], was given " + args.length + " arguments");
+        }
+        double scale = args.length > 1 ? BenchArgs.number("SCALE", args[1], 0, 100) : 1.0;
+        int rounds = args.length > 2 ? BenchArgs.wholeNumber("ROUNDS", args[2], 1, 20) : 3;
+        return new TransferBenchmark(BenchArgs.outputDirectory("OUT_DIR", args.length > 0 ? args[0] : "docs/benchmarks"),
+                scale, rounds);
+    }
+
+    int roundCount() {
+        return roundCount;
     }
 
     private int ops(long size) {
         // Small objects get many operations: with 2,000 at 64 KiB (1,000 to warm up) parts of
         // the path were still interpreted or C1 code, and shm read 6.9x memcpy instead of ~3.5x;
         // with 20,000 a shm run lasted 60 ms, so one young GC pause moved its mean by a tenth.
+        // The run's operations are split over its rounds, so more rounds take little longer.
         int n = size <= 64 << 10 ? 100_000 : size <= 1 << 20 ? 3_000 : size < 100_000_000 ? 20 : 6;
-        return Math.max(3, (int) (n * scale));
+        return Math.max(3, (int) Math.ceil(n * scale / roundCount));
     }
 
     /**
@@ -113,12 +130,12 @@ public final class TransferBenchmark {
         return only.isBlank() || java.util.Set.of(only.split(",")).contains(system);
     }
 
+    /**
+     * Rounds of every size in turn, each size measured on every system one after the other, so
+     * that the ratios the goals judge compare measurements seconds apart, not minutes: this VM's
+     * speed drifts over a run by as much as the goals' margins (see {@link TransferGoals}).
+     */
     private void run() throws Exception {
-        for (long size : SIZES) {
-            if (selected("memcpy")) {
-                memcpy(size);
-            }
-        }
         Map<String, Supplier<Transport>> transports = new LinkedHashMap<>();
         transports.put("local", LocalTransport::new);
         transports.put("shm", () -> new ShmTransport(ShmTransport.in("/dev/shm")));
@@ -131,19 +148,31 @@ public final class TransferBenchmark {
                 throw new IllegalStateException(e);
             }
         });
-        for (var t : transports.entrySet()) {
-            for (long size : SIZES) {
-                if (selected(t.getKey())) {
-                    store(t.getKey(), t.getValue(), size);
+        int redisPort = selected("redis") ? startRedis() : -1;
+        try {
+            for (int round = 1; round <= roundCount; round++) {
+                progress(String.format(Locale.ROOT, "round %d of %d", round, roundCount));
+                rounds.add(new ArrayList<>());
+                for (long size : SIZES) {
+                    if (selected("memcpy")) {
+                        memcpy(size);
+                    }
+                    for (var t : transports.entrySet()) {
+                        if (selected(t.getKey())) {
+                            store(t.getKey(), t.getValue(), size);
+                        }
+                    }
+                    if (redisPort > 0) {
+                        redis(redisPort, size);
+                    }
+                }
+                if (selected("iperf3")) {
+                    iperf();
                 }
             }
-        }
-        if (selected("iperf3")) {
-            iperf();
-        }
-        for (long size : SIZES) {
-            if (selected("redis")) {
-                redis(size);
+        } finally {
+            if (redis != null) {
+                redis.destroyForcibly();
             }
         }
         report();
@@ -154,7 +183,7 @@ public final class TransferBenchmark {
         double total = Arrays.stream(nanos).sum() / 1e9;
         Result r = new Result(system, op, size, nanos.length, nanos.length * size / total / (1 << 20),
                 nanos[nanos.length / 2] / 1e6, nanos[Math.min(nanos.length - 1, (int) (nanos.length * 0.99))] / 1e6);
-        results.add(r);
+        rounds.getLast().add(r);
         progress(String.format(Locale.ROOT, "%-8s %-4s %,12d B: %9.1f MiB/s  p50 %8.3f ms  p99 %8.3f ms", system, op,
                 size, r.mibPerSecond, r.p50Ms, r.p99Ms));
     }
@@ -263,7 +292,7 @@ public final class TransferBenchmark {
                         String.valueOf(streams), "-J"), 30);
                 var bps = new ObjectMapper().readTree(json).at("/end/sum_received/bits_per_second");
                 double mib = bps.asDouble() / 8 / (1 << 20);
-                results.add(new Result("iperf3-" + streams, "stream", 0, streams, mib, 0, 0));
+                rounds.getLast().add(new Result("iperf3-" + streams, "stream", 0, streams, mib, 0, 0));
                 progress(String.format(Locale.ROOT, "iperf3 %d stream(s): %.1f MiB/s", streams, mib));
             } finally {
                 server.destroyForcibly();
@@ -271,29 +300,40 @@ public final class TransferBenchmark {
         }
     }
 
-    private void redis(long size) throws Exception {
+    /** The Redis server all rounds use, once started. */
+    private Process redis;
+
+    /** Starts a Redis server on a free port and returns the port; -1 when Redis is not installed. */
+    private int startRedis() throws Exception {
         if (!Files.isExecutable(Path.of("/usr/bin/redis-server"))) {
             progress("redis-server not installed (apt-get install redis-server redis-tools): skipped");
-            return;
+            return -1;
         }
         int port = freePort();
-        Process server = new ProcessBuilder("redis-server", "--port", String.valueOf(port), "--save", "",
+        redis = new ProcessBuilder("redis-server", "--port", String.valueOf(port), "--save", "",
                 "--appendonly", "no", "--proto-max-bulk-len", "1gb", "--client-query-buffer-limit", "1gb").start();
-        try {
-            String ping = "";
-            for (int i = 0; i < 100 && !ping.contains("PONG"); i++) {
-                ping = run(List.of("redis-cli", "-p", String.valueOf(port), "ping"), 5);
-            }
-            int n = ops(size);
-            String csv = run(List.of("redis-benchmark", "-p", String.valueOf(port), "-t", "set,get", "-n",
-                    String.valueOf(n), "-d", String.valueOf(size), "-c", "1", "-P", "1", "--csv"), 600);
-            for (Result r : redisResults(csv, size, n)) {
-                results.add(r);
-                progress(String.format(Locale.ROOT, "redis    %-4s %,12d B: %9.1f MiB/s  p50 %8.3f ms  p99 %8.3f ms",
-                        r.op, size, r.mibPerSecond, r.p50Ms, r.p99Ms));
-            }
-        } finally {
-            server.destroyForcibly();
+        String ping = "";
+        for (int i = 0; i < 100 && !ping.contains("PONG"); i++) {
+            ping = run(List.of("redis-cli", "-p", String.valueOf(port), "ping"), 5);
+        }
+        if (!ping.contains("PONG")) {
+            throw new IllegalStateException("redis-server on port " + port + " did not answer: " + ping.strip());
+        }
+        return port;
+    }
+
+    private void redis(int port, long size) throws Exception {
+        int n = ops(size);
+        String csv = run(List.of("redis-benchmark", "-p", String.valueOf(port), "-t", "set,get", "-n",
+                String.valueOf(n), "-d", String.valueOf(size), "-c", "1", "-P", "1", "--csv"), 600);
+        List<Result> measured = redisResults(csv, size, n);
+        if (measured.isEmpty()) {
+            throw new IllegalStateException("redis-benchmark printed no SET or GET figures: " + csv.strip());
+        }
+        for (Result r : measured) {
+            rounds.getLast().add(r);
+            progress(String.format(Locale.ROOT, "redis    %-4s %,12d B: %9.1f MiB/s  p50 %8.3f ms  p99 %8.3f ms",
+                    r.op, size, r.mibPerSecond, r.p50Ms, r.p99Ms));
         }
     }
 
@@ -321,35 +361,64 @@ public final class TransferBenchmark {
         return out;
     }
 
+    /** Medians over the rounds; ops are the rounds' sum. */
+    static List<Result> medians(List<List<Result>> rounds) {
+        Map<List<Object>, List<Result>> bySeries = new LinkedHashMap<>();
+        for (List<Result> round : rounds) {
+            for (Result r : round) {
+                bySeries.computeIfAbsent(List.of(r.system, r.op, r.size), k -> new ArrayList<>()).add(r);
+            }
+        }
+        List<Result> out = new ArrayList<>();
+        bySeries.forEach((k, rs) -> out.add(new Result(rs.getFirst().system, rs.getFirst().op, rs.getFirst().size,
+                rs.stream().mapToInt(Result::ops).sum(), median(rs, Result::mibPerSecond), median(rs, Result::p50Ms),
+                median(rs, Result::p99Ms))));
+        return out;
+    }
+
+    private static double median(List<Result> rs, java.util.function.ToDoubleFunction<Result> f) {
+        return TransferGoals.median(rs.stream().map(r -> f.applyAsDouble(r)).toList());
+    }
+
     private void report() throws IOException {
-        System.out.printf(Locale.ROOT, "%-10s %-6s %14s %12s %10s %10s%n", "system", "op", "size (B)", "MiB/s", "p50 ms",
-                "p99 ms");
-        for (Result r : results) {
-            System.out.printf(Locale.ROOT, "%-10s %-6s %,14d %12.1f %10.3f %10.3f%n", r.system, r.op, r.size,
-                    r.mibPerSecond, r.p50Ms, r.p99Ms);
+        List<Result> medians = medians(rounds);
+        System.out.printf(Locale.ROOT, "medians of %d rounds%n", rounds.size());
+        System.out.printf(Locale.ROOT, "%-10s %-6s %14s %12s %10s %10s   %s%n", "system", "op", "size (B)", "MiB/s", "p50 ms",
+                "p99 ms", "MiB/s by round");
+        for (Result r : medians) {
+            String byRound = String.join(" / ", rounds.stream().map(round -> TransferGoals.mibPerSecond(round, r.system,
+                    r.op, r.size)).filter(OptionalDouble::isPresent)
+                    .map(m -> String.format(Locale.ROOT, "%.0f", m.getAsDouble())).toList());
+            System.out.printf(Locale.ROOT, "%-10s %-6s %,14d %12.1f %10.3f %10.3f   %s%n", r.system, r.op, r.size,
+                    r.mibPerSecond, r.p50Ms, r.p99Ms, byRound);
         }
         System.out.println();
         System.out.println("issue 3's goals in this run:");
-        TransferGoals.check(results).forEach(line -> System.out.println("  " + line));
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("transfer.json").toFile(),
-                results);
+        List<String> goals = TransferGoals.check(rounds);
+        goals.forEach(line -> System.out.println("  " + line));
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("medians", medians);
+        json.put("goals", goals);
+        json.put("rounds", rounds);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("transfer.json").toFile(), json);
         System.setProperty("java.awt.headless", "true");
         for (String op : new String[] {"put", "get"}) {
             CategoryChart chart = new CategoryChartBuilder().width(1000).height(520)
-                    .title("Transfer " + op + " throughput by object size, one client (higher is better)")
+                    .title("Transfer " + op + " throughput by object size, one client, median of " + rounds.size()
+                            + " rounds (higher is better)")
                     .yAxisTitle("MiB/s").build();
             chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
             List<String> xs = Arrays.stream(SIZES).mapToObj(TransferBenchmark::label).toList();
             for (String system : new String[] {"memcpy", "local", "shm", "tcp", "redis"}) {
                 List<Double> ys = new ArrayList<>();
                 for (long size : SIZES) {
-                    ys.add(results.stream().filter(r -> r.system.equals(system) && r.size == size
+                    ys.add(medians.stream().filter(r -> r.system.equals(system) && r.size == size
                             && (r.op.equals(op) || r.op.equals("copy"))).mapToDouble(Result::mibPerSecond).findFirst()
                             .orElse(0));
                 }
                 chart.addSeries(system, xs, ys);
             }
-            results.stream().filter(r -> r.system.startsWith("iperf3")).forEach(r -> chart.addSeries(r.system + " (limit)",
+            medians.stream().filter(r -> r.system.startsWith("iperf3")).forEach(r -> chart.addSeries(r.system + " (limit)",
                     xs, xs.stream().map(x -> r.mibPerSecond).toList()));
             BitmapEncoder.saveBitmap(chart, out.resolve("transfer-" + op + ".png").toString(),
                     BitmapEncoder.BitmapFormat.PNG);

@@ -35,4 +35,38 @@ class TransferBenchmarkTest {
         assertEquals("get", r.get(1).op());
         assertEquals(0.140, r.get(1).p99Ms());
     }
+
+    /** The table and charts show each series' median over the rounds; its operations are the rounds' sum. */
+    @Test
+    void mediansAreTakenPerSeriesOverTheRounds() {
+        List<List<TransferBenchmark.Result>> rounds = List.of(
+                List.of(new TransferBenchmark.Result("tcp", "put", 1 << 20, 1000, 2_000, 0.40, 0.9),
+                        new TransferBenchmark.Result("tcp", "get", 1 << 20, 1000, 3_000, 0.30, 0.5)),
+                List.of(new TransferBenchmark.Result("tcp", "put", 1 << 20, 1000, 1_000, 0.80, 1.5),
+                        new TransferBenchmark.Result("tcp", "get", 1 << 20, 1000, 3_300, 0.28, 0.4)),
+                List.of(new TransferBenchmark.Result("tcp", "put", 1 << 20, 1000, 2_500, 0.35, 0.7)));
+        List<TransferBenchmark.Result> m = TransferBenchmark.medians(rounds);
+
+        assertEquals(new TransferBenchmark.Result("tcp", "put", 1 << 20, 3000, 2_000, 0.40, 0.9), m.get(0));
+        TransferBenchmark.Result get = m.get(1);
+        assertEquals(List.of("tcp", "get", 1L << 20, 2000), List.of(get.system(), get.op(), get.size(), get.ops()));
+        assertEquals(3_150, get.mibPerSecond(), 1e-9);
+        assertEquals(0.29, get.p50Ms(), 1e-9);
+        assertEquals(0.45, get.p99Ms(), 1e-9);
+        assertEquals(2, m.size());
+    }
+
+    /** The rounds are the third argument, a whole number from 1 to 20; 3 when not given. */
+    @Test
+    void roundsAreReadAndChecked(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String out = dir.toString();
+        assertEquals(3, TransferBenchmark.parse(new String[] {out}).roundCount());
+        assertEquals(5, TransferBenchmark.parse(new String[] {out, "0.5", "5"}).roundCount());
+        assertEquals("ROUNDS takes a whole number from 1 to 20, was 0",
+                org.junit.jupiter.api.Assertions.assertThrows(BenchArgs.Mistake.class,
+                        () -> TransferBenchmark.parse(new String[] {out, "1", "0"})).getMessage());
+        assertEquals("takes [OUT_DIR] [SCALE] [ROUNDS], was given 4 arguments",
+                org.junit.jupiter.api.Assertions.assertThrows(BenchArgs.Mistake.class,
+                        () -> TransferBenchmark.parse(new String[] {out, "1", "3", "x"})).getMessage());
+    }
 }
