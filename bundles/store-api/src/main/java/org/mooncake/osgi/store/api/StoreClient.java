@@ -22,6 +22,9 @@ public interface StoreClient {
     /** True while the client can reach its master and its segments are mounted. */
     boolean isHealthy();
 
+    /** What this client has moved, one entry per transport protocol it has used, since it started. */
+    List<TransferStats> transferStats();
+
     // ---- copy-in / copy-out ----
 
     /** Stores a new object; fails with OBJECT_ALREADY_EXISTS if the key is taken. */

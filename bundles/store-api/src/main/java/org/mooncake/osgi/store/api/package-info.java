@@ -3,7 +3,7 @@
  * error codes numerically compatible with Mooncake's, and {@link org.mooncake.osgi.store.api.StoreClient}.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package org.mooncake.osgi.store.api;
 
 import org.osgi.annotation.bundle.Export;

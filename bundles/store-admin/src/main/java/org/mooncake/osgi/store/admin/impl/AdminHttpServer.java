@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.StoreClient;
+import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
@@ -97,10 +98,10 @@ public final class AdminHttpServer {
         s.setExecutor(executor);
         s.createContext("/health", this::health);
         s.createContext("/metrics", ex -> withMaster(ex, m -> send(ex, 200, PrometheusFormat.CONTENT_TYPE,
-                PrometheusFormat.render(m.stats(), learned(), Checksums.copiesInOnePass()))));
+                PrometheusFormat.render(m.stats(), learned(), Checksums.copiesInOnePass(), transfers()))));
         s.createContext("/stats", ex -> withMaster(ex, m -> sendJson(ex, 200, Map.of("master", m.stats(),
                 "segments", m.segments(), "learned", learned(), "checksummedCopy",
-                Map.of("onePass", Checksums.copiesInOnePass(), "how", Checksums.copyPath())))));
+                Map.of("onePass", Checksums.copiesInOnePass(), "how", Checksums.copyPath()), "transfers", transfers()))));
         s.createContext("/get_all_segments", ex -> withMaster(ex, m -> sendJson(ex, 200, m.segments())));
         s.createContext("/query_key", ex -> withMaster(ex, m -> queryKey(ex, m)));
         s.start();
@@ -211,6 +212,12 @@ public final class AdminHttpServer {
                 error(ex, 500, ErrorCode.INTERNAL_ERROR, e.toString());
             }
         }
+    }
+
+    /** What this process's client has moved, by protocol; empty without a client. */
+    private List<TransferStats> transfers() {
+        StoreClient c = client;
+        return c == null ? List.of() : c.transferStats();
     }
 
     private void health(HttpExchange ex) throws IOException {

@@ -1,8 +1,10 @@
 package org.mooncake.osgi.store.admin.impl;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.master.TypeStats;
 
@@ -19,6 +21,18 @@ final class PrometheusFormat {
      * and checksums in one pass ({@code Checksums.copiesInOnePass()}).
      */
     static String render(MasterStats s, Map<String, Map<String, Double>> learned, boolean copiesInOnePass) {
+        return render(s, learned, copiesInOnePass, List.of());
+    }
+
+    /**
+     * As {@link #render(MasterStats, Map, boolean)}, with what this process's store client has
+     * moved by protocol ({@code StoreClient.transferStats()}; empty where there is no client):
+     * {@code mooncake_client_transfers_total{protocol, op, outcome}},
+     * {@code mooncake_client_transfer_bytes_total{protocol, op}} and
+     * {@code mooncake_client_checksum_mismatches_total{protocol}}.
+     */
+    static String render(MasterStats s, Map<String, Map<String, Double>> learned, boolean copiesInOnePass,
+            List<TransferStats> transfers) {
         StringBuilder b = new StringBuilder(4096);
         gauge(b, "mooncake_checksummed_copy_one_pass",
                 "1 where copy transports here copy and checksum in one pass (the native kernel), 0 where in two",
@@ -54,7 +68,36 @@ final class PrometheusFormat {
                 "Reads that found nothing (type UNKNOWN when the key was absent)", TypeStats::misses);
         perType(b, s, "mooncake_type_evictions_total", "counter", "Objects evicted", TypeStats::evictions);
         perType(b, s, "mooncake_type_evicted_bytes_total", "counter", "Bytes evicted", TypeStats::evictedBytes);
+        if (!transfers.isEmpty()) {
+            header(b, "mooncake_client_transfers_total", "counter",
+                    "Transfers this process's client ran, by protocol, op (write: put, read: get) and outcome");
+            for (TransferStats t : transfers) {
+                transfer(b, "mooncake_client_transfers_total", t.protocol(), "write", "ok", t.writes());
+                transfer(b, "mooncake_client_transfers_total", t.protocol(), "write", "failed", t.failedWrites());
+                transfer(b, "mooncake_client_transfers_total", t.protocol(), "read", "ok", t.reads());
+                transfer(b, "mooncake_client_transfers_total", t.protocol(), "read", "failed", t.failedReads());
+            }
+            header(b, "mooncake_client_transfer_bytes_total", "counter", "Bytes of completed transfers, by protocol and op");
+            for (TransferStats t : transfers) {
+                transfer(b, "mooncake_client_transfer_bytes_total", t.protocol(), "write", null, t.bytesWritten());
+                transfer(b, "mooncake_client_transfer_bytes_total", t.protocol(), "read", null, t.bytesRead());
+            }
+            header(b, "mooncake_client_checksum_mismatches_total", "counter",
+                    "Reads whose bytes did not match the object's checksum (the next replica is tried)");
+            for (TransferStats t : transfers) {
+                b.append("mooncake_client_checksum_mismatches_total{protocol=\"").append(escape(t.protocol())).append("\"} ")
+                        .append(t.checksumMismatches()).append('\n');
+            }
+        }
         return b.toString();
+    }
+
+    private static void transfer(StringBuilder b, String name, String protocol, String op, String outcome, long v) {
+        b.append(name).append("{protocol=\"").append(escape(protocol)).append("\",op=\"").append(op);
+        if (outcome != null) {
+            b.append("\",outcome=\"").append(outcome);
+        }
+        b.append("\"} ").append(v).append('\n');
     }
 
     private static void perType(StringBuilder b, MasterStats s, String name, String kind, String help,

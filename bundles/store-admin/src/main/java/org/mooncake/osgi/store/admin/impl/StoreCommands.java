@@ -14,6 +14,7 @@ import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
+import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
@@ -34,7 +35,7 @@ import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 @Component(service = StoreCommands.class, property = {"osgi.command.scope=store",
         "osgi.command.function=put", "osgi.command.function=get", "osgi.command.function=remove",
         "osgi.command.function=stats", "osgi.command.function=segments", "osgi.command.function=policy",
-        "osgi.command.function=query"})
+        "osgi.command.function=query", "osgi.command.function=transfers"})
 public final class StoreCommands {
     static final String MASTER_PID = "org.mooncake.osgi.store.master";
     /** Set by FileInstall on a configuration it read from a file, which it then keeps in step. */
@@ -126,6 +127,21 @@ public final class StoreCommands {
             }
         }
         return b.toString();
+    }
+
+    @Descriptor("what this process's client has moved, by transport protocol, since it started")
+    public String transfers() {
+        List<TransferStats> all = client().transferStats();
+        if (all.isEmpty()) {
+            return "no transfers yet";
+        }
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-8s %10s %16s %8s %10s %16s %8s %10s%n",
+                "protocol", "writes", "bytes written", "failed", "reads", "bytes read", "failed", "checksum"));
+        for (TransferStats t : all) {
+            b.append(String.format(Locale.ROOT, "%-8s %,10d %,16d %,8d %,10d %,16d %,8d %,10d%n", t.protocol(), t.writes(),
+                    t.bytesWritten(), t.failedWrites(), t.reads(), t.bytesRead(), t.failedReads(), t.checksumMismatches()));
+        }
+        return b.toString().stripTrailing();
     }
 
     @Descriptor("list mounted segments")

@@ -114,6 +114,34 @@ class AdminEndpointTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Where a store client runs in the process, what it has moved by protocol, in /metrics and /stats; none without one. */
+    @Test
+    void metricsAndStatsCountTheClientsTransfersByProtocol() throws Exception {
+        attachMaster();
+        assertFalse(get("/metrics").body().contains("mooncake_client_"));
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+            var client = org.mooncake.osgi.store.client.impl.EmbeddedStoreClient.create(master,
+                    List.of(new org.mooncake.osgi.transport.local.LocalTransport()), "c2", "default", "local",
+                    InstantSource.system());
+            client.mountSegment(arena.allocate(1 << 20, 64));
+            var f = AdminHttpServer.class.getDeclaredField("client");
+            f.setAccessible(true);
+            f.set(server, client);
+            client.put("k", new byte[300], ReplicateConfig.builder().preferredSegments(List.of("c2/segment-1")).build());
+            client.get("k");
+            String body = get("/metrics").body();
+            assertTrue(body.contains("# TYPE mooncake_client_transfers_total counter\n"), body);
+            assertTrue(body.contains("mooncake_client_transfers_total{protocol=\"local\",op=\"write\",outcome=\"ok\"} 1\n"), body);
+            assertTrue(body.contains("mooncake_client_transfers_total{protocol=\"local\",op=\"read\",outcome=\"failed\"} 0\n"), body);
+            assertTrue(body.contains("mooncake_client_transfer_bytes_total{protocol=\"local\",op=\"read\"} 300\n"), body);
+            assertTrue(body.contains("mooncake_client_checksum_mismatches_total{protocol=\"local\"} 0\n"), body);
+            JsonNode transfers = new ObjectMapper().readTree(get("/stats").body()).get("transfers");
+            assertEquals(1, transfers.size(), transfers.toString());
+            assertEquals(300, transfers.get(0).get("bytesWritten").asLong());
+            client.unmountAll();
+        }
+    }
+
     @Test
     void metricsArePrometheusTextWithPerTypeCountersAndThePolicy() throws Exception {
         attachMaster();

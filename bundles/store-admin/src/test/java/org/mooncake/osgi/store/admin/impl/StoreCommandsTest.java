@@ -55,6 +55,17 @@ class StoreCommandsTest {
     }
 
     @Test
+    void transfersAreListedByProtocol() {
+        assertEquals("no transfers yet", commands.transfers());
+        commands.put("greeting", "hello");
+        commands.get("greeting");
+        String table = commands.transfers();
+        assertEquals(2, table.lines().count(), table);
+        assertEquals(List.of("local", "1", "5", "0", "1", "5", "0", "0"), List.of(table.lines().toList().get(1).trim().split(" +")),
+                table);
+    }
+
+    @Test
     void badInputSurfacesTheStoreError() {
         StoreException e = assertThrows(StoreException.class, () -> commands.put("k", "v", "77"));
         assertEquals(ErrorCode.INVALID_PARAMS, e.errorCode());

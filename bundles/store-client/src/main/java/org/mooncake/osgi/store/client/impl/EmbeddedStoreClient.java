@@ -22,12 +22,14 @@ import org.mooncake.osgi.store.api.RangeCopy;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.PutCompletion;
 import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
+import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.spi.transport.Checksums;
 import org.mooncake.osgi.store.spi.transport.TransferOp;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
@@ -85,6 +87,11 @@ public final class EmbeddedStoreClient implements StoreClient {
     }
 
     /** The master answered the last heartbeat (a pure client has no segment and is healthy too). */
+    @Override
+    public List<TransferStats> transferStats() {
+        return transports.transferStats();
+    }
+
     @Override
     public boolean isHealthy() {
         return healthy;
@@ -158,15 +165,15 @@ public final class EmbeddedStoreClient implements StoreClient {
 
     private Transport firstTransport(PutTicket put) {
         var r = put.replicas().getFirst();
-        return transports.reaching(transports.pick(r.segmentName(), r.endpoints()));
+        return transports.reaching(transports.pick(r.segmentName(), r.endpoints(), TransferOp.WRITE));
     }
 
     /** One WRITE per replica; the first asks the transport for the checksum if {@code checksum}. */
     private List<TransferRequest> writes(MemorySegment source, PutTicket put, boolean checksum) {
         List<TransferRequest> out = new ArrayList<>(put.replicas().size());
         for (var r : put.replicas()) {
-            out.add(new TransferRequest(TransferOp.WRITE, source, transports.pick(r.segmentName(), r.endpoints()),
-                    r.offset(), checksum && out.isEmpty()));
+            out.add(new TransferRequest(TransferOp.WRITE, source, transports.pick(r.segmentName(), r.endpoints(),
+                    TransferOp.WRITE), r.offset(), checksum && out.isEmpty()));
         }
         return out;
     }
@@ -238,9 +245,10 @@ public final class EmbeddedStoreClient implements StoreClient {
         for (ReplicaLocation r : order) {
             OptionalInt moved;
             long startMs = clock.millis();
+            SegmentEndpoint from;
             try {
-                moved = transports.runAll(List.of(new TransferRequest(TransferOp.READ, target,
-                        transports.pick(r.segmentName(), r.endpoints()), r.offset(), true)));
+                from = transports.pick(r.segmentName(), r.endpoints(), TransferOp.READ);
+                moved = transports.runAll(List.of(new TransferRequest(TransferOp.READ, target, from, r.offset(), true)));
             } catch (StoreException e) {
                 last = e;
                 continue;
@@ -255,6 +263,7 @@ public final class EmbeddedStoreClient implements StoreClient {
             if (moved.orElseGet(() -> Checksums.crc32c(target)) == lease.crc32c()) {
                 return;
             }
+            transports.checksumMismatch(from.protocol());
             last = new StoreException(ErrorCode.CHECKSUM_MISMATCH,
                     "replica of " + key + " on " + r.segmentName() + " does not match its checksum");
         }

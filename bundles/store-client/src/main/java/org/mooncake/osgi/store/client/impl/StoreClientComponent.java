@@ -16,6 +16,7 @@ import org.mooncake.osgi.store.api.OpResult;
 import org.mooncake.osgi.store.api.RangeCopy;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
+import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.spi.transport.Transport;
 import org.osgi.framework.FrameworkUtil;
@@ -281,6 +282,11 @@ public final class StoreClientComponent implements StoreClient {
     @Override
     public boolean isHealthy() {
         return client.isHealthy();
+    }
+
+    @Override
+    public List<TransferStats> transferStats() {
+        return client.transferStats();
     }
 
     @Override

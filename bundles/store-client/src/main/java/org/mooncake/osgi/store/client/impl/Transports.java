@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.transport.TransferOp;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
 import org.mooncake.osgi.store.spi.transport.Transport;
@@ -25,6 +26,7 @@ final class Transports {
     private static final System.Logger LOG = System.getLogger(Transports.class.getName());
     private final List<Transport> bound = new ArrayList<>();
     private volatile Map<String, Transport> byProtocol = Map.of();
+    private final TransferCounts counts = new TransferCounts();
 
     synchronized void add(Transport t) {
         bound.add(t);
@@ -66,8 +68,10 @@ final class Transports {
     /**
      * The first endpoint, in the segment's order of preference, that a transport bound here can
      * reach. Falling back because a preferred protocol has no transport here is logged once.
+     * Where none can, the {@code op} that was to run is counted as failed under the segment's
+     * preferred protocol.
      */
-    SegmentEndpoint pick(String segment, List<SegmentEndpoint> endpoints) {
+    SegmentEndpoint pick(String segment, List<SegmentEndpoint> endpoints, TransferOp op) {
         String missing = null;
         for (SegmentEndpoint e : endpoints) {
             Transport t = byProtocol.get(e.protocol());
@@ -83,6 +87,7 @@ final class Transports {
                 return e;
             }
         }
+        counts.unreachable(endpoints.isEmpty() ? "none" : endpoints.getFirst().protocol(), op);
         throw new StoreException(ErrorCode.TRANSFER_FAIL, "no transport here reaches segment " + segment + " "
                 + endpoints.stream().map(e -> e.protocol() + "://" + e.address()).toList());
     }
@@ -102,35 +107,50 @@ final class Transports {
 
     /**
      * Runs requests as one batch per protocol, all in flight together; any failure status or
-     * exception becomes TRANSFER_FAIL once every batch has finished. Returns the checksum a
-     * transport reported for a request that asked for one (callers ask in one request at most).
+     * exception becomes TRANSFER_FAIL once every batch has finished (a batch still moving bytes
+     * when the caller gives up could write into blocks the master hands out again). Returns the
+     * checksum a transport reported for a request that asked for one (callers ask in one request
+     * at most). Counts every request in {@link #counts}.
      */
     OptionalInt runAll(List<TransferRequest> requests) {
-        List<CompletableFuture<List<TransferStatus>>> inFlight = new ArrayList<>();
-        for (List<TransferRequest> batch : batchesByProtocol(requests)) {
-            Transport t = null;
-            for (TransferRequest r : batch) {
-                t = reaching(r.remote());
-            }
+        List<List<TransferRequest>> batches = batchesByProtocol(requests);
+        List<CompletableFuture<List<TransferStatus>>> inFlight = new ArrayList<>(batches.size());
+        for (List<TransferRequest> batch : batches) {
             try {
+                Transport t = null;
+                for (TransferRequest r : batch) {
+                    t = reaching(r.remote());
+                }
                 inFlight.add(t.submit(batch).toCompletableFuture());
-            } catch (RuntimeException closedOrBroken) {
+            } catch (RuntimeException unreachableClosedOrBroken) {
                 // a transport going away under us (bundle stopped) fails its batch, not the caller
-                inFlight.add(CompletableFuture.failedFuture(closedOrBroken));
+                inFlight.add(CompletableFuture.failedFuture(unreachableClosedOrBroken));
             }
         }
         String failure = null;
         OptionalInt crc = OptionalInt.empty();
-        for (CompletableFuture<List<TransferStatus>> f : inFlight) {
+        for (int b = 0; b < batches.size(); b++) {
+            List<TransferRequest> batch = batches.get(b);
             try {
-                for (TransferStatus s : f.join()) {
+                List<TransferStatus> statuses = inFlight.get(b).join();
+                if (statuses.size() != batch.size()) {
+                    throw new IllegalStateException("the " + batch.getFirst().remote().protocol() + " transport answered "
+                            + statuses.size() + " statuses for " + batch.size() + " requests");
+                }
+                for (int i = 0; i < batch.size(); i++) {
+                    TransferStatus s = statuses.get(i);
+                    counts.finished(batch.get(i), s.completed());
                     if (!s.completed() && failure == null) {
                         failure = s.error();
                     }
                     crc = crc.isPresent() ? crc : s.crc32c();
                 }
             } catch (RuntimeException e) {
-                failure = failure == null ? e.toString() : failure;
+                batch.forEach(r -> counts.finished(r, false));
+                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                        ? e.getCause() : e;
+                failure = failure != null ? failure
+                        : cause instanceof StoreException se ? se.getMessage() : cause.toString();
             }
         }
         if (failure != null) {
@@ -139,12 +159,22 @@ final class Transports {
         return crc;
     }
 
+    /** What this client's transfers have moved, by protocol. */
+    List<org.mooncake.osgi.store.api.TransferStats> transferStats() {
+        return counts.snapshot();
+    }
+
+    /** A read that arrived but did not match its object's checksum. */
+    void checksumMismatch(String protocol) {
+        counts.checksumMismatch(protocol);
+    }
+
     /** One batch per protocol; usually there is only one, and then no map is built. */
-    private static java.util.Collection<List<TransferRequest>> batchesByProtocol(List<TransferRequest> requests) {
+    private static List<List<TransferRequest>> batchesByProtocol(List<TransferRequest> requests) {
         String first = requests.getFirst().remote().protocol();
         for (TransferRequest r : requests) {
             if (!r.remote().protocol().equals(first)) {
-                return requests.stream().collect(Collectors.groupingBy(q -> q.remote().protocol())).values();
+                return List.copyOf(requests.stream().collect(Collectors.groupingBy(q -> q.remote().protocol())).values());
             }
         }
         return List.of(requests);

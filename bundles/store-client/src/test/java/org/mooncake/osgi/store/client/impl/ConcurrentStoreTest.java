@@ -18,6 +18,7 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.api.TransferStats;
 
 /**
  * Races: four threads put, upsert, get and remove 64 shared keys while a fifth runs eviction
@@ -54,6 +55,7 @@ class ConcurrentStoreTest {
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong versions = new AtomicLong();
             AtomicLong gets = new AtomicLong();
+            AtomicLong written = new AtomicLong(); // bytes of puts and upserts that succeeded, one replica each
             ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
             CountDownLatch done = new CountDownLatch(4);
             List<Thread> threads = new ArrayList<>();
@@ -66,10 +68,16 @@ class ConcurrentStoreTest {
                             String k = "k" + key;
                             try {
                                 switch (rnd.nextInt(5)) {
-                                    case 0 -> f.client.put(k, value(key, versions.incrementAndGet(), 1024 + rnd.nextInt(16_384)),
-                                            ReplicateConfig.DEFAULT);
-                                    case 1 -> f.client.upsert(k, value(key, versions.incrementAndGet(), 1024 + rnd.nextInt(16_384)),
-                                            ReplicateConfig.builder().replicaCount(2).build());
+                                    case 0 -> {
+                                        byte[] v = value(key, versions.incrementAndGet(), 1024 + rnd.nextInt(16_384));
+                                        f.client.put(k, v, ReplicateConfig.DEFAULT);
+                                        written.addAndGet(v.length);
+                                    }
+                                    case 1 -> {
+                                        byte[] v = value(key, versions.incrementAndGet(), 1024 + rnd.nextInt(16_384));
+                                        f.client.upsert(k, v, ReplicateConfig.builder().replicaCount(2).build());
+                                        written.addAndGet(v.length); // one replica at least: two where both segments have room
+                                    }
                                     case 2, 3 -> {
                                         check(key, f.client.get(k));
                                         gets.incrementAndGet();
@@ -106,6 +114,12 @@ class ConcurrentStoreTest {
             assertEquals(List.of(), List.copyOf(failures));
             assertTrue(gets.get() > 0, "some gets found their object");
             assertTrue(f.master.stats().evictionRounds() > 0, "eviction raced the clients");
+            // counted by four threads at once: nothing failed, nothing lost (a put refused after
+            // its write, by a forced remove, adds written bytes the threads did not count)
+            TransferStats moved = f.client.transferStats().getFirst();
+            assertEquals(List.of(0L, 0L, 0L), List.of(moved.failedWrites(), moved.failedReads(), moved.checksumMismatches()));
+            assertTrue(moved.bytesWritten() >= written.get(), moved + " against " + written + " bytes put");
+            assertTrue(moved.reads() >= gets.get(), moved + " against " + gets + " gets");
             // no leak: once every lease and deferred free is due, removing all returns every byte
             f.clock.ms.addAndGet(700_000);
             f.client.removeAll(true);

@@ -25,9 +25,11 @@ import org.mooncake.osgi.store.api.OpResult;
 import org.mooncake.osgi.store.api.RangeCopy;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.ReplicaLocation;
+import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.spi.transport.TransferOp;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
@@ -171,6 +173,8 @@ class EmbeddedStoreClientTest {
         f = new ClientFixture(t, 1 << 20, 1 << 20);
         f.client.put("one", bytes("payload"), ReplicateConfig.builder().preferredSegments(List.of("c1/segment-1")).build());
         assertError(ErrorCode.CHECKSUM_MISMATCH, () -> f.client.get("one"));
+        // the transport delivered the bytes: a completed read, and a mismatch
+        assertEquals(List.of(new TransferStats("local", 1, 7, 0, 1, 7, 0, 1)), f.client.transferStats());
         f.client.put("two", bytes("payload"), ReplicateConfig.builder().replicaCount(2).build());
         assertArrayEquals(bytes("payload"), f.client.get("two"));
     }
@@ -256,6 +260,26 @@ class EmbeddedStoreClientTest {
         assertFalse(f.client.exists("k"));
         assertEquals(0, f.master.stats().usedBytes());
         assertEquals(0, f.master.stats().processingPuts());
+        assertEquals(List.of(new TransferStats("local", 1, 4, 1, 0, 0, 0, 0)), f.client.transferStats());
+    }
+
+    /**
+     * A transfer no transport here can run is counted as failed under the segment's preferred
+     * protocol: a put whose second replica lies in a segment only tcp reaches, with no tcp
+     * transport here, fails before any byte moves and counts one failed tcp write.
+     */
+    @Test
+    void aTransferNoTransportHereCanRunCountsAsFailedUnderItsProtocol() {
+        f = new ClientFixture(1 << 20);
+        f.master.mountSegment(new SegmentDescriptor("far/segment-1", "far", 1 << 20,
+                new SegmentEndpoint("tcp", "10.0.0.9:1", "far/segment-1")));
+        assertEquals(List.of(), f.client.transferStats());
+        assertError(ErrorCode.TRANSFER_FAIL, () -> f.client.put("k", bytes("data"),
+                ReplicateConfig.builder().replicaCount(2).build()));
+        f.client.put("near", bytes("12345678"), ReplicateConfig.builder().preferredSegments(List.of("c1/segment-1")).build());
+        assertArrayEquals(bytes("12345678"), f.client.get("near"));
+        assertEquals(List.of(new TransferStats("local", 1, 8, 0, 1, 8, 0, 0), new TransferStats("tcp", 0, 0, 1, 0, 0, 0, 0)),
+                f.client.transferStats());
     }
 
     /**
@@ -357,6 +381,8 @@ class EmbeddedStoreClientTest {
                 r.stream().map(OpResult::error).toList());
         assertArrayEquals(bytes("also fine"), f.client.get("ok-2"));
         assertFalse(f.client.exists("unlucky"));
+        assertEquals(List.of(new TransferStats("local", 2, 13, 1, 1, 9, 0, 0)), f.client.transferStats(),
+                "the bad key never reached a transport");
         assertEquals(0, f.master.stats().processingPuts(), "the failed put was revoked");
         assertEquals(2, f.master.stats().objects());
         List<OpResult<byte[]>> got = f.client.getBatch(List.of("ok-1", "bad key", "unlucky"));

@@ -56,7 +56,7 @@ class EndpointSelectionTest {
                     assertThrows(StoreException.class, () -> tcpOnly.get("k")).errorCode(), "and tcp really is gone");
             SegmentEndpoint elsewhere = new SegmentEndpoint("shm", "another-host|/dev/shm/x", "s");
             assertEquals(ErrorCode.TRANSFER_FAIL, assertThrows(StoreException.class,
-                    () -> both.transports().pick("s", List.of(elsewhere))).errorCode());
+                    () -> both.transports().pick("s", List.of(elsewhere), org.mooncake.osgi.store.spi.transport.TransferOp.READ)).errorCode());
             owner.unmountAll();
         }
     }
