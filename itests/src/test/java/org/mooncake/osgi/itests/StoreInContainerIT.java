@@ -21,6 +21,7 @@ import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.spi.transport.Checksums;
@@ -111,6 +112,12 @@ public class StoreInContainerIT {
             }
             assertArrayEquals(value, client.get("obj-" + i));
         }
+        // the service in the container counts what its transport moved
+        TransferStats local = client.transferStats().stream().filter(t -> t.protocol().equals("local")).findFirst()
+                .orElseThrow();
+        assertTrue(local.toString(), local.writes() >= OBJECTS && local.reads() >= OBJECTS
+                && local.bytesWritten() >= (long) OBJECTS * SIZE);
+        assertEquals(local.toString(), 0, local.failedWrites() + local.failedReads() + local.checksumMismatches());
         MasterStats s = master.stats();
         long evicted = s.types().stream().mapToLong(t -> t.evictions()).sum();
         assertTrue("several eviction rounds: " + s.evictionRounds(), s.evictionRounds() >= 2);
