@@ -3,7 +3,7 @@
  * Clients use it to place and find objects; bytes never pass through it.
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package org.mooncake.osgi.store.master;
 
 import org.osgi.annotation.bundle.Export;

@@ -125,6 +125,8 @@ class MasterRpcTest {
         assertEquals(1, remote.stats().objects());
         assertEquals("lease-lru", remote.stats().activePolicy());
         assertEquals(List.of("s1"), remote.segments().stream().map(s -> s.name()).toList());
+        assertEquals(List.of("tcp://127.0.0.1:2"), remote.segments().getFirst().endpoints(), "the address it moved to");
+        assertEquals(master.segments(), remote.segments(), "endpoints and addresses cross the wire");
         assertError(ErrorCode.OBJECT_ALREADY_EXISTS, () -> remote.putStart("c1", k, 10, ReplicateConfig.DEFAULT, false));
         assertError(ErrorCode.OBJECT_HAS_LEASE, () -> remote.remove(k, false));
         remote.remove(k, true);

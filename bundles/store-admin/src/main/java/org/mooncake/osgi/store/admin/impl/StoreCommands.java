@@ -146,8 +146,10 @@ public final class StoreCommands {
 
     @Descriptor("list mounted segments")
     public String segments() {
-        return master.segments().stream().map(s -> String.format(Locale.ROOT, "%-32s %-8s %,15d / %,15d B  client %s",
-                s.name(), s.protocol(), s.usedBytes(), s.capacityBytes(), s.clientId()))
+        // endpoints with their addresses (a swapped transport's new port); a master older than 1.3 sends protocols only
+        return master.segments().stream().map(s -> String.format(Locale.ROOT, "%-32s %,15d / %,15d B  client %s  via %s",
+                s.name(), s.usedBytes(), s.capacityBytes(), s.clientId(),
+                s.endpoints().isEmpty() ? s.protocol() : String.join(", ", s.endpoints())))
                 .collect(Collectors.joining("\n"));
     }
 

@@ -48,7 +48,9 @@ class StoreCommandsTest {
         String stats = commands.stats();
         assertTrue(stats.contains("policy lease-lru"), stats);
         assertTrue(stats.contains("HIDDEN_STATE"), stats);
-        assertTrue(commands.segments().contains("shell/segment-1"));
+        String segments = commands.segments();
+        assertTrue(segments.startsWith("shell/segment-1 "), segments);
+        assertTrue(segments.endsWith("client shell  via local://" + LocalTransport.ADDRESS), segments);
         assertEquals("active: lease-lru\navailable: lease-lru", commands.policy());
         assertEquals("removed greeting", commands.remove("greeting", true));
         assertEquals("no object greeting", commands.query("greeting"));

@@ -25,6 +25,9 @@ final class TransferCounts {
         final LongAdder checksumMismatches = new LongAdder();
     }
 
+    /** The protocol under which transfers no transport here could reach are counted. */
+    static final String NONE = "none";
+
     private final Map<String, Counts> byProtocol = new ConcurrentHashMap<>();
 
     private Counts of(String protocol) {
@@ -47,9 +50,9 @@ final class TransferCounts {
         }
     }
 
-    /** A transfer that never started: no transport here reaches the segment over {@code protocol} or any other. */
-    void unreachable(String protocol, TransferOp op) {
-        Counts c = of(protocol);
+    /** A transfer that never started: no transport here reaches the segment. */
+    void unreachable(TransferOp op) {
+        Counts c = of(NONE);
         (op == TransferOp.WRITE ? c.failedWrites : c.failedReads).increment();
     }
 

@@ -68,8 +68,8 @@ final class Transports {
     /**
      * The first endpoint, in the segment's order of preference, that a transport bound here can
      * reach. Falling back because a preferred protocol has no transport here is logged once.
-     * Where none can, the {@code op} that was to run is counted as failed under the segment's
-     * preferred protocol.
+     * Where none can, the {@code op} that was to run is counted as failed under protocol
+     * {@value TransferCounts#NONE}.
      */
     SegmentEndpoint pick(String segment, List<SegmentEndpoint> endpoints, TransferOp op) {
         String missing = null;
@@ -87,7 +87,7 @@ final class Transports {
                 return e;
             }
         }
-        counts.unreachable(endpoints.isEmpty() ? "none" : endpoints.getFirst().protocol(), op);
+        counts.unreachable(op);
         throw new StoreException(ErrorCode.TRANSFER_FAIL, "no transport here reaches segment " + segment + " "
                 + endpoints.stream().map(e -> e.protocol() + "://" + e.address()).toList());
     }

@@ -264,9 +264,9 @@ class EmbeddedStoreClientTest {
     }
 
     /**
-     * A transfer no transport here can run is counted as failed under the segment's preferred
-     * protocol: a put whose second replica lies in a segment only tcp reaches, with no tcp
-     * transport here, fails before any byte moves and counts one failed tcp write.
+     * A transfer no transport here can run is counted as failed under protocol "none": a put
+     * whose second replica lies in a segment only tcp reaches, with no tcp transport here, fails
+     * before any byte moves and counts one failed write there.
      */
     @Test
     void aTransferNoTransportHereCanRunCountsAsFailedUnderItsProtocol() {
@@ -278,7 +278,7 @@ class EmbeddedStoreClientTest {
                 ReplicateConfig.builder().replicaCount(2).build()));
         f.client.put("near", bytes("12345678"), ReplicateConfig.builder().preferredSegments(List.of("c1/segment-1")).build());
         assertArrayEquals(bytes("12345678"), f.client.get("near"));
-        assertEquals(List.of(new TransferStats("local", 1, 8, 0, 1, 8, 0, 0), new TransferStats("tcp", 0, 0, 1, 0, 0, 0, 0)),
+        assertEquals(List.of(new TransferStats("local", 1, 8, 0, 1, 8, 0, 0), new TransferStats("none", 0, 0, 1, 0, 0, 0, 0)),
                 f.client.transferStats());
     }
 

@@ -75,6 +75,7 @@ final class Segment {
     SegmentStats stats() {
         SegmentDescriptor d = descriptor;
         String protocols = String.join(",", d.endpoints().stream().map(e -> e.protocol()).toList());
-        return new SegmentStats(name(), d.clientId(), protocols, capacity(), used());
+        return new SegmentStats(name(), d.clientId(), protocols, capacity(), used(),
+                d.endpoints().stream().map(e -> e.protocol() + "://" + e.address()).toList());
     }
 }
