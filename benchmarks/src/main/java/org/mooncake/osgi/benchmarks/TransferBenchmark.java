@@ -68,6 +68,7 @@ public final class TransferBenchmark {
     private final Path out;
     private final double scale;
     private final int roundCount;
+    private final Map<String, Object> machine = Machine.describe();
 
     private TransferBenchmark(Path out, double scale, int roundCount) {
         this.out = out;
@@ -148,6 +149,7 @@ public final class TransferBenchmark {
                 throw new IllegalStateException(e);
             }
         });
+        progress(Machine.line(machine));
         int redisPort = selected("redis") ? startRedis() : -1;
         try {
             for (int round = 1; round <= roundCount; round++) {
@@ -382,6 +384,7 @@ public final class TransferBenchmark {
 
     private void report() throws IOException {
         List<Result> medians = medians(rounds);
+        System.out.println(Machine.line(machine));
         System.out.printf(Locale.ROOT, "medians of %d rounds%n", rounds.size());
         System.out.printf(Locale.ROOT, "%-10s %-6s %14s %12s %10s %10s   %s%n", "system", "op", "size (B)", "MiB/s", "p50 ms",
                 "p99 ms", "MiB/s by round");
@@ -397,6 +400,7 @@ public final class TransferBenchmark {
         List<String> goals = TransferGoals.check(rounds);
         goals.forEach(line -> System.out.println("  " + line));
         Map<String, Object> json = new LinkedHashMap<>();
+        json.put("machine", machine);
         json.put("medians", medians);
         json.put("goals", goals);
         json.put("rounds", rounds);

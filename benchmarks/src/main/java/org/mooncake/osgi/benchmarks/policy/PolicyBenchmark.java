@@ -159,6 +159,8 @@ public final class PolicyBenchmark {
 
     private void runAll(List<Workload> traces) throws Exception {
         long t0 = System.nanoTime();
+        Map<String, Object> machine = org.mooncake.osgi.benchmarks.Machine.describe();
+        System.out.println(org.mooncake.osgi.benchmarks.Machine.line(machine));
         List<Workload> described = new ArrayList<>();
         for (SessionWorkload.Mode mode : opt.runs("seed600") ? SessionWorkload.Mode.values() : new SessionWorkload.Mode[0]) {
             for (int s = 1; s <= opt.seeds(); s++) {
@@ -198,6 +200,7 @@ public final class PolicyBenchmark {
         Files.writeString(opt.out().resolve("policies.md"), markdown);
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("machine", machine); // the rounds' times depend on it; the rest runs on a virtual clock
         doc.put("options", Map.of("sessions", opt.sessions(), "scale", opt.scale(), "seeds", opt.seeds(),
                 "capacities", opt.capacities(), "lease_ms", opt.leaseMs(), "high_watermark", 0.95, "eviction_ratio", 0.05,
                 "group_only_hints", opt.groupOnlyHints()));
