@@ -76,6 +76,8 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
     private volatile CostAwareSettings settings;
     /** The quiet time after which a group counts as ended, as the last round learned it (read by observers). */
     private volatile long groupEndMs = Long.MAX_VALUE;
+    /** The score of the last candidate pass 1 handed out, in the last round; eviction thread. */
+    private double lastStop = Double.POSITIVE_INFINITY;
     /** Of ended groups' group-only objects, the share read again, as the last round saw it; NaN while too few ended. */
     private volatile double groupOnlyReadAgain = Double.NaN;
 
@@ -291,6 +293,13 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         return NEWEST_FIRST;
     }
 
+    /**
+     * Streams pass 1's candidates that score above where the last round's pass 1 stopped (see
+     * {@link Candidates#rankedByScore(Iterator, ToDoubleFunction, Comparator, int, double,
+     * java.util.function.DoubleConsumer)}): the worth of a round's last victim moves little from
+     * one round to the next. After a round that went past its scan, or before the first, nothing
+     * streams.
+     */
     @Override
     public Iterator<CandidateView> plan(EvictionRequest request) {
         ToDoubleFunction<CandidateView> score = score(request);
@@ -299,7 +308,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         List<Iterator<CandidateView>> plan = new ArrayList<>();
         List<CandidateGroup> groups = request.groups();
         plan.add(Candidates.rankedByScore(Candidates.eligibleInLeaseOrder(groups, request, c -> !c.softPinnedAt(now)),
-                score, NEWEST_FIRST, scan));
+                score, NEWEST_FIRST, scan, lastStop, s -> lastStop = Double.isNaN(s) ? Double.POSITIVE_INFINITY : s));
         if (request.softPinnedAllowed()) {
             plan.add(Candidates.rankedByScore(Candidates.eligibleInLeaseOrder(groups, request, c -> c.softPinnedAt(now)),
                     score, NEWEST_FIRST, scan));

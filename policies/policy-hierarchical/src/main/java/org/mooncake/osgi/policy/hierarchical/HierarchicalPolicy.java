@@ -40,6 +40,8 @@ public final class HierarchicalPolicy implements EvictionPolicy {
     private final Map<String, CandidateRanking> rankings = new ConcurrentHashMap<>();
     private volatile ScopeTree tree;
     private volatile String warnedMissing = "";
+    /** Where the last round's root ranking stopped; planning runs on the eviction thread only. */
+    private final ScopePlanner.LastStop lastStop = new ScopePlanner.LastStop();
 
     @Activate
     public HierarchicalPolicy(HierarchicalConfig config) {
@@ -96,6 +98,6 @@ public final class HierarchicalPolicy implements EvictionPolicy {
             }
             ranking = LEASE;
         }
-        return new ScopePlanner(t, request, ranking).plan();
+        return new ScopePlanner(t, request, ranking, lastStop).plan();
     }
 }

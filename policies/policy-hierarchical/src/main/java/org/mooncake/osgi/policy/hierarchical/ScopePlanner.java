@@ -34,16 +34,45 @@ final class ScopePlanner {
     private record Scope(List<String> path, List<CandidateGroup> groups, String priority) {
     }
 
+    /**
+     * Where the root's pass 1 stopped in the last round (the score of the last candidate it
+     * handed out), for the tree and ranking it ran with: the next round's root ranking streams
+     * what scores above it (see {@link Candidates#rankedByScore(Iterator, ToDoubleFunction,
+     * Comparator, int, double, java.util.function.DoubleConsumer)}). Eviction thread.
+     */
+    static final class LastStop {
+        private double score = Double.POSITIVE_INFINITY;
+        private ScopeTree tree;
+        private CandidateRanking ranking;
+
+        /** The cut for a round ranked by {@code ranking} in {@code tree}: none after a change of either. */
+        double cutFor(ScopeTree t, CandidateRanking r) {
+            if (t != tree || r != ranking) {
+                tree = t;
+                ranking = r;
+                score = Double.POSITIVE_INFINITY;
+            }
+            return score;
+        }
+
+        /** Told each score handed out; NaN (past the scan) means no cut next time. */
+        void handedOut(double s) {
+            score = Double.isNaN(s) ? Double.POSITIVE_INFINITY : s;
+        }
+    }
+
     private final ScopeTree tree;
     private final EvictionRequest request;
     private final CandidateRanking ranking;
+    private final LastStop lastStop;
     private final ToDoubleFunction<CandidateView> score;
     private final Comparator<CandidateView> order;
 
-    ScopePlanner(ScopeTree tree, EvictionRequest request, CandidateRanking ranking) {
+    ScopePlanner(ScopeTree tree, EvictionRequest request, CandidateRanking ranking, LastStop lastStop) {
         this.tree = tree;
         this.request = request;
         this.ranking = ranking;
+        this.lastStop = lastStop;
         this.score = tree.hasQuotas() ? oncePerCandidate(ranking.score(request)) : ranking.score(request);
         ToDoubleFunction<CandidateView> s = score;
         Comparator<CandidateView> tie = ranking.tieBreak();
@@ -68,9 +97,9 @@ final class ScopePlanner {
         long now = request.nowMs();
         List<Iterator<CandidateView>> plan = new ArrayList<>();
         plan.add(assigned(root, 0));
-        plan.add(ranked(root, c -> !c.softPinnedAt(now)));
+        plan.add(ranked(root, c -> !c.softPinnedAt(now), lastStop));
         if (request.softPinnedAllowed()) {
-            plan.add(ranked(root, c -> c.softPinnedAt(now)));
+            plan.add(ranked(root, c -> c.softPinnedAt(now), null));
         }
         return Candidates.concat(plan);
     }
@@ -85,7 +114,8 @@ final class ScopePlanner {
             double quota = tree.quotaOf(child.path());
             long share = Double.isNaN(quota) ? 0 : share(child, quota);
             if (share > 0) {
-                shares.add(Candidates.limit(Candidates.concat(List.of(assigned(child, depth + 1), ranked(child, c -> true))), share));
+                shares.add(Candidates.limit(Candidates.concat(List.of(assigned(child, depth + 1), ranked(child, c -> true, null))),
+                        share));
             } else {
                 shares.add(assigned(child, depth + 1));
             }
@@ -152,8 +182,8 @@ final class ScopePlanner {
         return (long) Math.ceil(evictable * Math.min(request.targetFraction(), over));
     }
 
-    /** The scope's eligible candidates that pass {@code keep}, in ranking order. */
-    private Iterator<CandidateView> ranked(Scope scope, Predicate<CandidateView> keep) {
+    /** The scope's eligible candidates that pass {@code keep}, in ranking order; streaming above {@code stop}'s cut if given. */
+    private Iterator<CandidateView> ranked(Scope scope, Predicate<CandidateView> keep, LastStop stop) {
         long now = request.nowMs();
         Predicate<CandidateView> inScope = scope.priority() == null ? keep
                 : keep.and(c -> ScopeLevel.priorityOf(c, now).equals(scope.priority()));
@@ -164,7 +194,11 @@ final class ScopePlanner {
         if (ranking.monotoneInLease()) {
             return Candidates.merge(sources, order);
         }
-        return Candidates.rankedByScore(Candidates.merge(sources, Candidates.LEASE_ORDER), score, ranking.tieBreak(),
-                tree.scanObjects());
+        Iterator<CandidateView> leaseOrdered = Candidates.merge(sources, Candidates.LEASE_ORDER);
+        if (stop == null) {
+            return Candidates.rankedByScore(leaseOrdered, score, ranking.tieBreak(), tree.scanObjects());
+        }
+        return Candidates.rankedByScore(leaseOrdered, score, ranking.tieBreak(), tree.scanObjects(),
+                stop.cutFor(tree, ranking), stop::handedOut);
     }
 }

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
+import java.util.function.DoubleConsumer;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
@@ -305,53 +306,211 @@ public final class Candidates {
      */
     public static Iterator<CandidateView> rankedByScore(Iterator<CandidateView> leaseOrdered,
             ToDoubleFunction<CandidateView> score, Comparator<CandidateView> tieBreak, int maxScanned) {
-        // One pass reads each candidate once, while it is in cache: a scan of 10^5 candidates
-        // does not fit in cache, so every later pass works on these arrays only.
-        int capacity = Math.min(Math.max(maxScanned, 0), 1024);
-        CandidateView[] scanned = new CandidateView[capacity];
-        long[] leases = new long[capacity];
-        int[] scores = new int[capacity];
-        int n = 0;
-        while (n < maxScanned && leaseOrdered.hasNext()) {
-            if (n == scanned.length) {
-                int grown = (int) Math.min(maxScanned, 2L * n);
-                scanned = java.util.Arrays.copyOf(scanned, grown);
-                leases = java.util.Arrays.copyOf(leases, grown);
-                scores = java.util.Arrays.copyOf(scores, grown);
-            }
-            CandidateView c = leaseOrdered.next();
-            scanned[n] = c;
-            leases[n] = c.leaseExpiresAtMs();
-            // Descending score = ascending key: negate, then map float bits to a sortable int.
-            int bits = Float.floatToIntBits((float) -score.applyAsDouble(c) + 0.0f);
-            scores[n] = bits ^ ((bits >> 31) & 0x7fffffff);
-            n++;
+        return rankedByScore(leaseOrdered, score, tieBreak, maxScanned, Double.POSITIVE_INFINITY, s -> { });
+    }
+
+    /**
+     * As {@link #rankedByScore(Iterator, ToDoubleFunction, Comparator, int)}, for a ranking that
+     * knows about where its last round stopped: candidates scoring above {@code streamAbove} are
+     * yielded as the scan meets them, in source order, while their entry is still in cache, and
+     * the others are ranked as that method ranks them and follow, then the unread rest. A round
+     * at 10^6 objects otherwise reads every victim twice, once to score it and once, after the
+     * whole window is ranked, to claim it; by then the scan has moved it out of cache. Where
+     * every candidate above {@code streamAbove} is taken anyway (it is where the last round
+     * stopped, and the scores did not move), the victims are the same; only their order differs.
+     * {@code yielded} is told the score of each candidate handed out, NaN for the unread rest
+     * (unscored), so that the caller learns where a round stopped. With {@code streamAbove}
+     * positive infinity nothing streams and the order is the other method's.
+     */
+    public static Iterator<CandidateView> rankedByScore(Iterator<CandidateView> leaseOrdered,
+            ToDoubleFunction<CandidateView> score, Comparator<CandidateView> tieBreak, int maxScanned, double streamAbove,
+            DoubleConsumer yielded) {
+        return new Ranking(leaseOrdered, score, tieBreak, Math.max(maxScanned, 0), streamAbove, yielded);
+    }
+
+    /** Descending score as an ascending int: negated, then float bits made to sort as ints. */
+    private static int key(double score) {
+        int bits = Float.floatToIntBits((float) -score + 0.0f);
+        return bits ^ ((bits >> 31) & 0x7fffffff);
+    }
+
+    /** The score a {@link #key} stands for, at float precision. */
+    private static double score(int key) {
+        return -Float.intBitsToFloat(key ^ ((key >> 31) & 0x7fffffff)) + 0.0; // + 0.0: a score of 0 is not -0
+    }
+
+    /** One pass: streams what scores above the cut, keeps the rest in arrays, ranks those once the window is read. */
+    private static final class Ranking extends Lookahead {
+        private final Iterator<CandidateView> leaseOrdered;
+        private final ToDoubleFunction<CandidateView> score;
+        private final Comparator<CandidateView> tieBreak;
+        private final int maxScanned;
+        private final int cut;
+        private final boolean streaming;
+        private final DoubleConsumer yielded;
+        private int read;
+        // the window's candidates not streamed: one pass reads each candidate once, while it is
+        // in cache; a scan of 10^5 candidates does not fit in cache, so later passes use these arrays
+        private CandidateView[] kept = new CandidateView[0];
+        private long[] leases = new long[0];
+        private int[] keys = new int[0];
+        private int n;
+        private CandidateView[] ordered;
+        private int[] runs;
+        private int[] runKeys;
+        private int at;
+        private int run;
+
+        Ranking(Iterator<CandidateView> leaseOrdered, ToDoubleFunction<CandidateView> score,
+                Comparator<CandidateView> tieBreak, int maxScanned, double streamAbove, DoubleConsumer yielded) {
+            this.leaseOrdered = leaseOrdered;
+            this.score = score;
+            this.tieBreak = tieBreak;
+            this.maxScanned = maxScanned;
+            // the source is in lease order: streaming can keep a lease tie-break (runs of one lease), no other
+            this.streaming = streamAbove < Double.POSITIVE_INFINITY && (tieBreak == LEASE_ORDER || tieBreak == LEASE_THEN_NEWEST);
+            this.cut = streaming ? key(streamAbove) : Integer.MIN_VALUE;
+            this.yielded = yielded;
         }
-        // The scan is in lease order, so a key of (score, position) already breaks ties in lease
-        // order; for LEASE_THEN_NEWEST, positions run backwards within each run of equal leases.
-        boolean leaseTies = tieBreak == LEASE_ORDER || tieBreak == LEASE_THEN_NEWEST;
-        int[] scannedAt = new int[n];
-        for (int runStart = 0; runStart < n;) {
-            int runEnd = runStart + 1;
-            while (runEnd < n && leases[runEnd] == leases[runStart]) {
-                runEnd++;
+
+        // Streamed candidates of one lease (read together: a session's blocks) are held until the
+        // lease changes and handed out in tie-break order, so that LEASE_THEN_NEWEST evicts the
+        // tail of a prefix chain before its head here too.
+        private CandidateView[] sameLease = new CandidateView[16];
+        private double[] sameLeaseScores = new double[16];
+        private int sameLeaseCount;
+        private long sameLeaseLease;
+        private CandidateView[] handing = new CandidateView[16];
+        private double[] handingScores = new double[16];
+        private int handingCount;
+        private int handed;
+
+        @Override
+        CandidateView computeNext() {
+            if (ordered == null) {
+                if (handed < handingCount) {
+                    return handOut();
+                }
+                while (read < maxScanned && leaseOrdered.hasNext()) {
+                    CandidateView c = leaseOrdered.next();
+                    read++;
+                    double s = score.applyAsDouble(c);
+                    int k = key(s);
+                    long lease = c.leaseExpiresAtMs();
+                    boolean leaseEnded = sameLeaseCount > 0 && lease != sameLeaseLease;
+                    if (leaseEnded) {
+                        passOn();
+                    }
+                    if (streaming && k < cut) {
+                        hold(c, s, lease);
+                    } else {
+                        keep(c, k);
+                    }
+                    if (leaseEnded) {
+                        return handOut();
+                    }
+                }
+                if (sameLeaseCount > 0) {
+                    passOn();
+                    return handOut();
+                }
+                rank();
             }
-            for (int i = runStart; i < runEnd; i++) {
-                scannedAt[i] = tieBreak == LEASE_THEN_NEWEST ? runStart + runEnd - 1 - i : i;
+            if (at < n) {
+                while (runs[run + 1] <= at) {
+                    run++;
+                }
+                yielded.accept(score(runKeys[run]));
+                return ordered[at++];
             }
-            runStart = runEnd;
+            if (leaseOrdered.hasNext()) {
+                yielded.accept(Double.NaN);
+                return leaseOrdered.next();
+            }
+            return null;
         }
-        CandidateView[] ordered = new CandidateView[n];
-        // runs[r]..runs[r + 1]: the r-th run of equal scores in the order
-        int[] runs = ScoreRanks.sortStable(scores, scannedAt, scanned, ordered);
-        if (!leaseTies) {
-            for (int r = 0; r + 1 < runs.length; r++) {
-                if (runs[r + 1] - runs[r] > 1) {
-                    java.util.Arrays.sort(ordered, runs[r], runs[r + 1], tieBreak);
+
+        private void hold(CandidateView c, double s, long lease) {
+            if (sameLeaseCount == sameLease.length) {
+                sameLease = java.util.Arrays.copyOf(sameLease, 2 * sameLeaseCount);
+                sameLeaseScores = java.util.Arrays.copyOf(sameLeaseScores, 2 * sameLeaseCount);
+            }
+            sameLease[sameLeaseCount] = c;
+            sameLeaseScores[sameLeaseCount++] = s;
+            sameLeaseLease = lease;
+        }
+
+        /** The held run of one lease becomes the one handed out (newest write first for LEASE_THEN_NEWEST). */
+        private void passOn() {
+            CandidateView[] views = handing;
+            double[] scores = handingScores;
+            handing = sameLease;
+            handingScores = sameLeaseScores;
+            handingCount = sameLeaseCount;
+            handed = 0;
+            sameLease = views;
+            sameLeaseScores = scores;
+            sameLeaseCount = 0;
+            if (tieBreak == LEASE_THEN_NEWEST) {
+                for (int i = 0, j = handingCount - 1; i < j; i++, j--) {
+                    CandidateView v = handing[i];
+                    handing[i] = handing[j];
+                    handing[j] = v;
+                    double t = handingScores[i];
+                    handingScores[i] = handingScores[j];
+                    handingScores[j] = t;
                 }
             }
         }
-        return concat(List.of(java.util.Arrays.asList(ordered).iterator(), leaseOrdered));
+
+        private CandidateView handOut() {
+            yielded.accept(handingScores[handed]);
+            CandidateView c = handing[handed];
+            handing[handed++] = null;
+            return c;
+        }
+
+        private void keep(CandidateView c, int k) {
+            if (n == kept.length) {
+                int grown = (int) Math.min(maxScanned, Math.max(1024, 2L * n));
+                kept = java.util.Arrays.copyOf(kept, grown);
+                leases = java.util.Arrays.copyOf(leases, grown);
+                keys = java.util.Arrays.copyOf(keys, grown);
+            }
+            kept[n] = c;
+            leases[n] = c.leaseExpiresAtMs();
+            keys[n] = k;
+            n++;
+        }
+
+        private void rank() {
+            // Kept in lease order, so a key of (score, position) already breaks ties in lease
+            // order; for LEASE_THEN_NEWEST, positions run backwards within each run of equal leases.
+            boolean leaseTies = tieBreak == LEASE_ORDER || tieBreak == LEASE_THEN_NEWEST;
+            int[] keptAt = new int[n];
+            for (int runStart = 0; runStart < n;) {
+                int runEnd = runStart + 1;
+                while (runEnd < n && leases[runEnd] == leases[runStart]) {
+                    runEnd++;
+                }
+                for (int i = runStart; i < runEnd; i++) {
+                    keptAt[i] = tieBreak == LEASE_THEN_NEWEST ? runStart + runEnd - 1 - i : i;
+                }
+                runStart = runEnd;
+            }
+            ordered = new CandidateView[n];
+            runKeys = new int[n + 1];
+            // runs[r]..runs[r + 1]: the r-th run of equal scores in the order
+            runs = ScoreRanks.sortStable(keys, keptAt, kept, ordered, runKeys);
+            if (!leaseTies) {
+                for (int r = 0; r + 1 < runs.length; r++) {
+                    if (runs[r + 1] - runs[r] > 1) {
+                        java.util.Arrays.sort(ordered, runs[r], runs[r + 1], tieBreak);
+                    }
+                }
+            }
+            kept = null; // the ranked views are in ordered now
+        }
     }
 
     /** Every group's eligible candidates merged in lease order (soft-pinned ones too in pass 2). */

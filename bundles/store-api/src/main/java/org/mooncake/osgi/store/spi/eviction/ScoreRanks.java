@@ -25,6 +25,11 @@ final class ScoreRanks {
      * each run of equal scores starts in {@code ordered}, and {@code n} last.
      */
     static int[] sortStable(int[] scores, int[] scannedAt, CandidateView[] scanned, CandidateView[] ordered) {
+        return sortStable(scores, scannedAt, scanned, ordered, null);
+    }
+
+    /** As {@link #sortStable(int[], int[], CandidateView[], CandidateView[])}; {@code runKeys}, if given (at least n + 1 long), gets each run's score. */
+    static int[] sortStable(int[] scores, int[] scannedAt, CandidateView[] scanned, CandidateView[] ordered, int[] runKeys) {
         int n = ordered.length;
         int[] slotScore = new int[SLOTS];
         int[] slotRank = new int[SLOTS];
@@ -38,7 +43,7 @@ final class ScoreRanks {
             }
             if (!used[slot]) {
                 if (distinct == MAX_DISTINCT) {
-                    return sortKeys(scores, scannedAt, scanned, ordered);
+                    return sortKeys(scores, scannedAt, scanned, ordered, runKeys);
                 }
                 used[slot] = true;
                 slotScore[slot] = scores[i];
@@ -53,6 +58,9 @@ final class ScoreRanks {
             }
         }
         Arrays.sort(values);
+        if (runKeys != null) {
+            System.arraycopy(values, 0, runKeys, 0, distinct);
+        }
         for (int r = 0; r < distinct; r++) {
             int slot = slot(values[r]);
             while (slotScore[slot] != values[r]) {
@@ -81,6 +89,11 @@ final class ScoreRanks {
 
     /** The general case: sorts (score, position) keys. */
     static int[] sortKeys(int[] scores, int[] scannedAt, CandidateView[] scanned, CandidateView[] ordered) {
+        return sortKeys(scores, scannedAt, scanned, ordered, null);
+    }
+
+    private static int[] sortKeys(int[] scores, int[] scannedAt, CandidateView[] scanned, CandidateView[] ordered,
+            int[] runKeys) {
         int n = ordered.length;
         long[] keys = new long[n];
         for (int position = 0; position < n; position++) {
@@ -92,6 +105,9 @@ final class ScoreRanks {
         for (int i = 0; i < n; i++) {
             ordered[i] = scanned[scannedAt[(int) keys[i]]];
             if (i == 0 || (keys[i] >>> 32) != (keys[i - 1] >>> 32)) {
+                if (runKeys != null) {
+                    runKeys[count] = (int) (keys[i] >> 32);
+                }
                 runs[count++] = i;
             }
         }

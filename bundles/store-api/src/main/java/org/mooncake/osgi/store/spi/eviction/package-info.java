@@ -9,7 +9,7 @@
  * ({@link org.mooncake.osgi.store.spi.eviction.EvictionPolicy#learned}).
  */
 @Export
-@Version("1.4.0")
+@Version("1.5.0")
 package org.mooncake.osgi.store.spi.eviction;
 
 import org.osgi.annotation.bundle.Export;

@@ -146,6 +146,81 @@ class RankedByScoreTest {
         assertEquals(41, countedRuns.length, "40 runs of equal scores and the end");
     }
 
+    /**
+     * Streaming above a cut: within the scanned window, candidates scoring above it come first,
+     * in lease order and by the lease tie-break within one lease (newest first for
+     * LEASE_THEN_NEWEST); then the others in the order a full ranking gives them; then the unread
+     * rest. Each one handed out is reported with its score (NaN past the window). With no cut
+     * (positive infinity), or a tie-break other than the lease ones, the order is the plain ranking's.
+     */
+    @RepeatedTest(5)
+    void candidatesAboveTheCutStreamInSourceOrderAndTheRestAreRanked(RepetitionInfo r) {
+        List<CandidateView> views = random(100 + r.getCurrentRepetition(), 2000, 9); // scores -4 .. 4
+        for (Comparator<CandidateView> tie : List.of(Candidates.LEASE_ORDER, Candidates.LEASE_THEN_NEWEST,
+                Comparator.comparingLong(CandidateView::sequence).reversed())) {
+            int window = 1500;
+            List<CandidateView> inWindow = views.subList(0, window);
+            boolean streams = tie == Candidates.LEASE_ORDER || tie == Candidates.LEASE_THEN_NEWEST;
+            List<CandidateView> expected = new ArrayList<>(inWindow.stream().filter(v -> streams && ((View) v).value() > 1.5)
+                    .sorted(tie).toList());
+            List<CandidateView> ranked = new ArrayList<>(inWindow.stream().filter(v -> !streams || ((View) v).value() <= 1.5)
+                    .toList());
+            ranked.sort(Comparator.comparingDouble((CandidateView v) -> -((View) v).value()).thenComparing(tie));
+            expected.addAll(ranked);
+            expected.addAll(views.subList(window, views.size()));
+            List<Double> reported = new ArrayList<>();
+            List<CandidateView> got = drain(Candidates.rankedByScore(views.iterator(), v -> ((View) v).value(), tie, window,
+                    1.5, reported::add));
+            assertEquals(expected.size(), got.size());
+            for (int i = 0; i < expected.size(); i++) { // element by element: a failure names the place, not two lists of 2,000
+                assertEquals(expected.get(i), got.get(i), "position " + i);
+            }
+            List<Double> scores = new ArrayList<>(expected.subList(0, window).stream().map(v -> ((View) v).value()).toList());
+            views.subList(window, views.size()).forEach(v -> scores.add(Double.NaN));
+            assertEquals(scores.size(), reported.size());
+            for (int i = 0; i < scores.size(); i++) {
+                assertEquals(scores.get(i), reported.get(i), "the score reported at position " + i);
+            }
+
+            assertEquals(drain(Candidates.rankedByScore(views.iterator(), v -> ((View) v).value(), tie, window)),
+                    drain(Candidates.rankedByScore(views.iterator(), v -> ((View) v).value(), tie, window,
+                            Double.POSITIVE_INFINITY, x -> { })), "no cut, no streaming");
+        }
+    }
+
+    /**
+     * Streamed candidates are handed out before the window is read to its end (that is the
+     * point), once the candidates of their lease are all read (the tie-break orders those).
+     */
+    @Test
+    void aStreamedCandidateIsHandedOutBeforeTheWindowIsRead() {
+        List<CandidateView> views = random(3, 1000);
+        int[] read = new int[1];
+        Iterator<CandidateView> source = new Iterator<>() {
+            final Iterator<CandidateView> it = views.iterator();
+
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public CandidateView next() {
+                read[0]++;
+                return it.next();
+            }
+        };
+        Iterator<CandidateView> out = Candidates.rankedByScore(source, v -> ((View) v).value(), Candidates.LEASE_ORDER, 1000,
+                0.5, x -> { });
+        CandidateView first = out.next();
+        assertEquals(views.stream().filter(v -> ((View) v).value() > 0.5).findFirst().orElseThrow(), first);
+        int nextLease = views.indexOf(first);
+        while (views.get(nextLease).leaseExpiresAtMs() == first.leaseExpiresAtMs()) {
+            nextLease++;
+        }
+        assertEquals(nextLease + 1, read[0], "read to the end of the first streamed candidate's lease, no further");
+    }
+
     @Test
     void rankingStopsAtTheScanLimitAndTheRestFollowsInSourceOrder() {
         List<CandidateView> views = random(9, 100);
