@@ -23,6 +23,10 @@ final class TransferCounts {
         final LongAdder bytesRead = new LongAdder();
         final LongAdder failedReads = new LongAdder();
         final LongAdder checksumMismatches = new LongAdder();
+
+        void failed(TransferOp op) {
+            (op == TransferOp.WRITE ? failedWrites : failedReads).increment();
+        }
     }
 
     /** The protocol under which transfers no transport here could reach are counted. */
@@ -40,7 +44,7 @@ final class TransferCounts {
         Counts c = of(r.remote().protocol());
         boolean write = r.op() == TransferOp.WRITE;
         if (!completed) {
-            (write ? c.failedWrites : c.failedReads).increment();
+            c.failed(r.op());
         } else if (write) {
             c.writes.increment();
             c.bytesWritten.add(r.length());
@@ -52,8 +56,7 @@ final class TransferCounts {
 
     /** A transfer that never started: no transport here reaches the segment. */
     void unreachable(TransferOp op) {
-        Counts c = of(NONE);
-        (op == TransferOp.WRITE ? c.failedWrites : c.failedReads).increment();
+        of(NONE).failed(op);
     }
 
     /** A completed read whose bytes did not match the object's checksum. */

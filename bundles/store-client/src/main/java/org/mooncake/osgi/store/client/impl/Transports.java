@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.spi.transport.TransferOp;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
@@ -160,7 +161,7 @@ final class Transports {
     }
 
     /** What this client's transfers have moved, by protocol. */
-    List<org.mooncake.osgi.store.api.TransferStats> transferStats() {
+    List<TransferStats> transferStats() {
         return counts.snapshot();
     }
 
