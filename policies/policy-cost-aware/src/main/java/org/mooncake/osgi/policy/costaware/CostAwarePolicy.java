@@ -308,7 +308,7 @@ public final class CostAwarePolicy implements EvictionPolicy, CandidateRanking, 
         List<Iterator<CandidateView>> plan = new ArrayList<>();
         List<CandidateGroup> groups = request.groups();
         plan.add(Candidates.rankedByScore(Candidates.eligibleInLeaseOrder(groups, request, c -> !c.softPinnedAt(now)),
-                score, NEWEST_FIRST, scan, lastStop, s -> lastStop = Double.isNaN(s) ? Double.POSITIVE_INFINITY : s));
+                score, NEWEST_FIRST, scan, lastStop, s -> lastStop = s));
         if (request.softPinnedAllowed()) {
             plan.add(Candidates.rankedByScore(Candidates.eligibleInLeaseOrder(groups, request, c -> c.softPinnedAt(now)),
                     score, NEWEST_FIRST, scan));

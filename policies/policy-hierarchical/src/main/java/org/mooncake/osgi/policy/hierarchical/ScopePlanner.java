@@ -55,9 +55,9 @@ final class ScopePlanner {
             return score;
         }
 
-        /** Told each score handed out; NaN (past the scan) means no cut next time. */
+        /** Told each score handed out; the last one is the next round's cut. */
         void handedOut(double s) {
-            score = Double.isNaN(s) ? Double.POSITIVE_INFINITY : s;
+            score = s;
         }
     }
 

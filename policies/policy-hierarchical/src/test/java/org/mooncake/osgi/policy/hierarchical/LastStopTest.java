@@ -41,8 +41,6 @@ class LastStopTest {
         stop.handedOut(-3);
         stop.handedOut(-5);
         assertEquals(-5, stop.cutFor(tree, costAware), "the last score handed out");
-        stop.handedOut(Double.NaN);
-        assertEquals(Double.POSITIVE_INFINITY, stop.cutFor(tree, costAware), "past the scan: no cut");
         stop.handedOut(-5);
         assertEquals(Double.POSITIVE_INFINITY, stop.cutFor(tree, ranking("cost-aware")), "another ranking: no cut");
         stop.handedOut(-5);

@@ -318,9 +318,10 @@ public final class Candidates {
      * whole window is ranked, to claim it; by then the scan has moved it out of cache. Where
      * every candidate above {@code streamAbove} is taken anyway (it is where the last round
      * stopped, and the scores did not move), the victims are the same; only their order differs.
-     * {@code yielded} is told the score of each candidate handed out, NaN for the unread rest
-     * (unscored), so that the caller learns where a round stopped. With {@code streamAbove}
-     * positive infinity nothing streams and the order is the other method's.
+     * {@code yielded} is told the score of each candidate handed out, and positive infinity for
+     * the unread rest (unscored), so that the last value it was told is the {@code streamAbove}
+     * for the caller's next round: none after a round that went past its scan. With
+     * {@code streamAbove} positive infinity nothing streams and the order is the other method's.
      */
     public static Iterator<CandidateView> rankedByScore(Iterator<CandidateView> leaseOrdered,
             ToDoubleFunction<CandidateView> score, Comparator<CandidateView> tieBreak, int maxScanned, double streamAbove,
@@ -424,7 +425,7 @@ public final class Candidates {
                 return ordered[at++];
             }
             if (leaseOrdered.hasNext()) {
-                yielded.accept(Double.NaN);
+                yielded.accept(Double.POSITIVE_INFINITY);
                 return leaseOrdered.next();
             }
             return null;

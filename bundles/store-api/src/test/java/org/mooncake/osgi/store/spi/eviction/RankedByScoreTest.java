@@ -150,7 +150,7 @@ class RankedByScoreTest {
      * Streaming above a cut: within the scanned window, candidates scoring above it come first,
      * in lease order and by the lease tie-break within one lease (newest first for
      * LEASE_THEN_NEWEST); then the others in the order a full ranking gives them; then the unread
-     * rest. Each one handed out is reported with its score (NaN past the window). With no cut
+     * rest. Each one handed out is reported with its score (positive infinity past the window: no cut for a next round). With no cut
      * (positive infinity), or a tie-break other than the lease ones, the order is the plain ranking's.
      */
     @RepeatedTest(5)
@@ -176,7 +176,7 @@ class RankedByScoreTest {
                 assertEquals(expected.get(i), got.get(i), "position " + i);
             }
             List<Double> scores = new ArrayList<>(expected.subList(0, window).stream().map(v -> ((View) v).value()).toList());
-            views.subList(window, views.size()).forEach(v -> scores.add(Double.NaN));
+            views.subList(window, views.size()).forEach(v -> scores.add(Double.POSITIVE_INFINITY));
             assertEquals(scores.size(), reported.size());
             for (int i = 0; i < scores.size(); i++) {
                 assertEquals(scores.get(i), reported.get(i), "the score reported at position " + i);
