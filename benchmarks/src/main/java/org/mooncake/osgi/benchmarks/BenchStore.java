@@ -108,6 +108,39 @@ final class BenchStore implements InstantSource {
         return to;
     }
 
+    /**
+     * Puts hidden states of {@code bytes} each until one finds no contiguous space, so that the
+     * next round must make room for it. Each that fits stays, and the oldest small objects as
+     * large in all are removed for it, so the store stays as full as before and the round's
+     * passes evict what they would without the room.
+     */
+    void wantRoom(long bytes) {
+        int oldest = 0;
+        for (int i = 0;; i++) {
+            ObjectKey k = ObjectKey.of("room-" + i);
+            try {
+                long put = master.putStart("bench-client", k, bytes, HIDDEN, false).putId();
+                master.putEnd("bench-client", k, put, i);
+            } catch (org.mooncake.osgi.store.api.StoreException noRoom) {
+                return;
+            }
+            for (long removed = 0; removed < bytes; oldest++) {
+                ObjectKey old = ObjectKey.of("obj-" + oldest);
+                var meta = master.queryKey(old);
+                if (meta.isPresent()) {
+                    removed += meta.get().sizeBytes();
+                    master.remove(old, false);
+                }
+            }
+            now.incrementAndGet();
+        }
+    }
+
+    /** Rounds so far that evicted a contiguous range for a put that found none. */
+    long roomsMade() {
+        return master.roomsMade();
+    }
+
     /** A minute on, past every lease, the client still alive. */
     private void endLeases() {
         now.addAndGet(60_000);

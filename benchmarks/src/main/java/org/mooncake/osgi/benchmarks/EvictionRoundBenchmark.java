@@ -46,6 +46,15 @@ public class EvictionRoundBenchmark {
     @Param({"uniform", "aged"})
     public String store;
 
+    /**
+     * Above 0, the round must also make room for a put of this fraction of capacity that found no
+     * contiguous space (see the master's {@code RoomMaker}): the fill ends with such puts until
+     * one fails, so the measured round runs its passes, then evicts one contiguous range. 0.01 is
+     * one seed KV object (206 MB) in a 20 GB store; 0.125 the stress case of session 10's probe.
+     */
+    @Param({"0"})
+    public double room;
+
     private BenchStore bench;
 
     @Setup(Level.Iteration)
@@ -55,6 +64,9 @@ public class EvictionRoundBenchmark {
             bench.fillAged(objects, 0.91);
         } else {
             bench.fill(objects);
+        }
+        if (room > 0) {
+            bench.wantRoom((long) (room * bench.master.stats().capacityBytes()));
         }
         System.gc();
     }
@@ -66,6 +78,9 @@ public class EvictionRoundBenchmark {
         long freed = before - bench.master.stats().usedBytes();
         if (freed <= 0) {
             throw new IllegalStateException("the round freed nothing");
+        }
+        if (room > 0 && bench.roomsMade() != 1) {
+            throw new IllegalStateException("the round made no room for the put that found none");
         }
         return freed;
     }

@@ -225,7 +225,10 @@ final class Evictor {
         }
 
         void free() {
-            bySegment.forEach((segment, blocks) -> segment.freeAll(blocks.offsets, blocks.sizes, blocks.n));
+            bySegment.forEach((segment, blocks) -> {
+                segment.evictable().removeAll(blocks.offsets, blocks.n); // first: freed, a block may be listed anew
+                segment.freeAll(blocks.offsets, blocks.sizes, blocks.n);
+            });
         }
     }
 

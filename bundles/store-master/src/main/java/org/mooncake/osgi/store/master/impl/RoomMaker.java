@@ -1,7 +1,7 @@
 package org.mooncake.osgi.store.master.impl;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -20,17 +20,28 @@ import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
  * whose objects' recompute cost hints add up least (an object without a hint counts 0), then the
  * one with the fewest bytes in use.
  *
- * <p>Runs on the eviction thread and reads the index as a plan does: a victim that changes
+ * <p>Walks each segment's {@link EvictableBlocks} and free extents together in offset order; a
+ * listed block that is leased (the ends of the lease orders say which) or soft pinned ends a
+ * range, as does anything not listed (a put in progress, a hard-pinned or replicated object).
+ * Only the chosen range's owners are read, to check that each is still what its block says;
+ * one that is not ends ranges too, and the search runs again, at most {@value #RETRIES} times.
+ *
+ * <p>Runs on the eviction thread without any lock a get or put needs: a victim that changes
  * meanwhile fails its claim, and the range then stays short until a later round.
  */
 final class RoomMaker {
-    /** A free extent ({@code victim} null) or an evictable object's block. */
-    private record Piece(long offset, long length, double cost, IndexEntry victim) {
-    }
+    private static final int RETRIES = 2;
+    private static final long[] NONE = {};
 
-    private record Range(double cost, long liveBytes, List<IndexEntry> victims) {
+    /** A range of segment {@code segment} from {@code start} to {@code end}. */
+    private record Range(Segment segment, long start, long end, long costUs, long liveBytes) {
         boolean cheaperThan(Range o) {
-            return o == null || cost < o.cost || cost == o.cost && liveBytes < o.liveBytes;
+            return o == null || o.beatenBy(costUs, liveBytes);
+        }
+
+        /** Whether a range that costs this much, with this many bytes in use, would be cheaper. */
+        boolean beatenBy(long otherCostUs, long otherLiveBytes) {
+            return otherCostUs < costUs || otherCostUs == costUs && otherLiveBytes < liveBytes;
         }
     }
 
@@ -39,76 +50,246 @@ final class RoomMaker {
 
     /** The victims, in offset order; empty when no segment can get such a range this way. */
     static List<IndexEntry> cheapestRange(List<Segment> segments, EvictionRequest request, long room) {
-        Map<Segment, List<Piece>> pieces = new HashMap<>();
-        for (CandidateGroup g : request.groups()) {
-            for (Iterator<CandidateView> it = g.inLeaseOrder(); it.hasNext();) {
-                if (it.next() instanceof IndexEntry e && e.replicaCount() == 1 && e.firstSegment != null
-                        && e.published() && request.eligible(e)) {
-                    double hint = e.recomputeCostMs();
-                    pieces.computeIfAbsent(e.firstSegment, s -> new ArrayList<>()).add(new Piece(e.firstOffset,
-                            OffsetAllocator.blockSize(e.sizeBytes()), Double.isNaN(hint) ? 0 : Math.max(0, hint), e));
+        Map<Segment, long[]> barriers = leased(request);
+        for (int attempt = 0;; attempt++) {
+            Range best = null;
+            for (Segment s : segments) {
+                if (!s.retired()) {
+                    Range r = cheapestIn(s, barriers.getOrDefault(s, NONE), request, room);
+                    if (r != null && r.cheaperThan(best)) {
+                        best = r;
+                    }
                 }
             }
-        }
-        Range best = null;
-        for (Segment s : segments) {
-            List<Piece> in = pieces.getOrDefault(s, new ArrayList<>());
-            for (long[] free : s.freeExtents()) {
-                in.add(new Piece(free[0], free[1], 0, null));
+            if (best == null) {
+                return List.of();
             }
-            Range r = cheapestIn(in, room);
-            if (r != null && r.cheaperThan(best)) {
-                best = r;
+            List<IndexEntry> victims = new ArrayList<>();
+            long[] changed = victimsIn(best, request, victims);
+            if (changed.length == 0 || attempt == RETRIES) {
+                return victims;
             }
+            long[] before = barriers.getOrDefault(best.segment(), NONE);
+            long[] now = Arrays.copyOf(before, before.length + changed.length);
+            System.arraycopy(changed, 0, now, before.length, changed.length);
+            Arrays.sort(now);
+            barriers.put(best.segment(), now);
         }
-        return best == null ? List.of() : best.victims();
     }
 
     /**
-     * The cheapest window of contiguous pieces at least {@code room} long: for each right end, the
-     * shortest window that still reaches {@code room} (costs are never negative, so it is also
-     * the cheapest with that end). O(n log n) for the sort, then O(n).
+     * Offsets of leased blocks by segment, sorted: from each group's newest lease back to the
+     * first that has ended, so O(leased objects), which are few.
      */
-    private static Range cheapestIn(List<Piece> pieces, long room) {
-        pieces.sort(Comparator.comparingLong(Piece::offset));
-        Range best = null;
-        int left = 0;
-        long length = 0;
-        long live = 0;
-        double cost = 0;
-        for (int right = 0; right < pieces.size(); right++) {
-            Piece p = pieces.get(right);
-            if (right > left) {
-                Piece before = pieces.get(right - 1);
-                if (before.offset() + before.length() != p.offset()) { // a block that may not go lies between
-                    left = right;
-                    length = 0;
-                    live = 0;
-                    cost = 0;
-                }
-            }
-            length += p.length();
-            live += p.victim() == null ? 0 : p.length();
-            cost += p.cost();
-            while (length - pieces.get(left).length() >= room) {
-                Piece gone = pieces.get(left++);
-                length -= gone.length();
-                live -= gone.victim() == null ? 0 : gone.length();
-                cost -= gone.cost();
-            }
-            if (length >= room) {
-                Range r = new Range(cost, live, null);
-                if (r.cheaperThan(best)) {
-                    List<IndexEntry> victims = new ArrayList<>();
-                    for (int i = left; i <= right; i++) {
-                        if (pieces.get(i).victim() != null) {
-                            victims.add(pieces.get(i).victim());
-                        }
+    private static Map<Segment, long[]> leased(EvictionRequest request) {
+        Map<Segment, List<Long>> found = new HashMap<>();
+        for (CandidateGroup g : request.groups()) {
+            if (g instanceof CandidateIndex.Group group) {
+                for (Iterator<CandidateView> it = group.entries.descending(); it.hasNext();) {
+                    if (!(it.next() instanceof IndexEntry e) || !e.leasedAt(request.nowMs())) {
+                        break;
                     }
-                    best = new Range(cost, live, victims);
+                    if (e.replicaCount() == 1 && e.firstSegment != null) {
+                        found.computeIfAbsent(e.firstSegment, s -> new ArrayList<>()).add(e.firstOffset);
+                    }
                 }
             }
         }
-        return best;
+        Map<Segment, long[]> out = new HashMap<>();
+        found.forEach((s, offsets) -> {
+            long[] a = offsets.stream().mapToLong(Long::longValue).toArray();
+            Arrays.sort(a);
+            out.put(s, a);
+        });
+        return out;
+    }
+
+    /**
+     * The cheapest range of {@code s}, or null: its free extents and listed blocks, merged by
+     * offset. Skips the chunks that cannot end a range cheaper than the best found so far: every
+     * range that ends among a chunk's blocks (or the free space just before them) holds the whole
+     * chunks that lie within {@code room} before it, so their blocks' costs and lengths, added up,
+     * bound it from below. After a skip longer than a range, it reads on from where the first
+     * piece of such a range may start.
+     */
+    private static Range cheapestIn(Segment s, long[] barriers, EvictionRequest request, long room) {
+        EvictableBlocks blocks = s.evictable();
+        EvictableBlocks.Summary chunks = blocks.summary();
+        Window w = new Window(s, room, s.freeExtents(), barriers,
+                request.softPinnedAllowed() ? Long.MAX_VALUE : request.nowMs());
+        int n = chunks.count();
+        long[] lengthsBefore = new long[n + 1];
+        long[] costsBefore = new long[n + 1];
+        for (int c = 0; c < n; c++) {
+            lengthsBefore[c + 1] = lengthsBefore[c] + chunks.lengths()[c];
+            costsBefore[c + 1] = costsBefore[c] + chunks.costsUs()[c];
+        }
+        long next = Long.MIN_VALUE; // the lowest offset not read yet
+        int within = 0; // the first chunk that starts at or after the current chunk's end less room
+        for (int c = 0; c < n && next != Long.MAX_VALUE; c++) {
+            long reach = chunks.ends()[c] - room;
+            while (within < c && chunks.firsts()[within] < reach) {
+                within++;
+            }
+            if (c < n - 1 && w.best != null && !w.best.beatenBy(costsBefore[c] - costsBefore[within],
+                    lengthsBefore[c] - lengthsBefore[within])) {
+                continue;
+            }
+            long from = c == 0 ? Long.MIN_VALUE : chunks.ends()[c - 1] - room - chunks.maxLength();
+            if (next < from) {
+                w.skipTo(from);
+                next = from;
+            }
+            while (next < chunks.ends()[c]) {
+                long after = blocks.read(next, w);
+                next = after == Long.MIN_VALUE ? Long.MAX_VALUE : after;
+            }
+        }
+        w.freeUpTo(Long.MAX_VALUE);
+        return w.best;
+    }
+
+    /**
+     * Adds the entries of the blocks in {@code r} to {@code victims}; returns the offsets of those
+     * whose owner no longer has that block published and eligible (the index changed since).
+     * Copies the blocks under the monitor, reads their owners (a cache miss or two each) after.
+     */
+    private static long[] victimsIn(Range r, EvictionRequest request, List<IndexEntry> victims) {
+        List<ObjectMeta> owners = new ArrayList<>();
+        List<Long> offsets = new ArrayList<>();
+        EvictableBlocks.ChunkReader copy = (blocks, blockOwners, from, to) -> {
+            for (int j = from; j < to && blocks[EvictableBlocks.FIELDS * j + EvictableBlocks.OFFSET] < r.end(); j++) {
+                offsets.add(blocks[EvictableBlocks.FIELDS * j + EvictableBlocks.OFFSET]);
+                owners.add(blockOwners[j]);
+            }
+        };
+        for (long from = r.start(); from != Long.MIN_VALUE && from < r.end(); from = r.segment().evictable().read(from, copy)) {
+            // each call copies one chunk
+        }
+        List<Long> changed = new ArrayList<>();
+        for (int i = 0; i < owners.size(); i++) {
+            IndexEntry e = owners.get(i).published();
+            if (e != null && e.firstSegment == r.segment() && e.firstOffset == offsets.get(i) && e.replicaCount() == 1
+                    && request.eligible(e)) {
+                victims.add(e);
+            } else {
+                changed.add(offsets.get(i));
+            }
+        }
+        return changed.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /**
+     * The cheapest window of contiguous pieces at least {@code room} long, over a segment's free
+     * extents and listed blocks handed over in offset order: for each right end, the shortest
+     * window that still reaches {@code room} (costs are never negative, so it is also the cheapest
+     * with that end). O(1) per piece, amortised; holds only the current window's pieces, each as
+     * its length (negative for free space) and cost. Costs are whole microseconds, so the sums
+     * are exact and the loop has no floating-point chain to wait on.
+     */
+    private static final class Window implements EvictableBlocks.ChunkReader {
+        private static final int F = EvictableBlocks.FIELDS;
+        private final Segment segment;
+        private final long room;
+        private final long[][] free;
+        private int nextFree;
+        private final long[] barriers;
+        private int nextBarrier;
+        /** A block soft pinned past this time ends ranges; {@code Long.MAX_VALUE} when pins may go. */
+        private final long pinnedAfter;
+        /** The window's pieces are at [head, tail): length, negative for free space, and cost. */
+        private long[] lengths = new long[1024];
+        private long[] costs = new long[1024];
+        private int head;
+        private int tail;
+        /** Where the last piece ended; -1 after something that may not go. */
+        private long end = -1;
+        private long length;
+        private long liveBytes;
+        private long costUs;
+        Range best;
+
+        Window(Segment segment, long room, long[][] free, long[] barriers, long pinnedAfter) {
+            this.segment = segment;
+            this.room = room;
+            this.free = free;
+            this.barriers = barriers;
+            this.pinnedAfter = pinnedAfter;
+        }
+
+        @Override
+        public void read(long[] blocks, ObjectMeta[] owners, int from, int to) {
+            for (int j = from; j < to; j++) {
+                long offset = blocks[F * j + EvictableBlocks.OFFSET];
+                freeUpTo(offset);
+                while (nextBarrier < barriers.length && barriers[nextBarrier] < offset) {
+                    nextBarrier++;
+                }
+                if (nextBarrier < barriers.length && barriers[nextBarrier] == offset
+                        || blocks[F * j + EvictableBlocks.SOFT_PIN_DEADLINE_MS] > pinnedAfter) {
+                    end = -1;
+                } else {
+                    long l = blocks[F * j + EvictableBlocks.LENGTH];
+                    add(offset, l, l, blocks[F * j + EvictableBlocks.COST_US]);
+                }
+            }
+        }
+
+        /** Reads on at {@code offset}: what lies between is left out, and no range spans it. */
+        void skipTo(long offset) {
+            end = -1;
+            while (nextFree < free.length && free[nextFree][0] + free[nextFree][1] <= offset) {
+                nextFree++;
+            }
+        }
+
+        /** Adds the free extents that start before {@code offset}. */
+        void freeUpTo(long offset) {
+            for (; nextFree < free.length && free[nextFree][0] < offset; nextFree++) {
+                add(free[nextFree][0], free[nextFree][1], 0, 0);
+            }
+        }
+
+        private void add(long offset, long pieceLength, long pieceLive, long pieceCost) {
+            if (offset != end) { // the first piece, or something that may not go lies between
+                head = 0;
+                tail = 0;
+                length = 0;
+                liveBytes = 0;
+                costUs = 0;
+            }
+            if (tail == lengths.length) {
+                makeSpace();
+            }
+            lengths[tail] = pieceLive > 0 ? pieceLength : -pieceLength;
+            costs[tail++] = pieceCost;
+            end = offset + pieceLength;
+            length += pieceLength;
+            liveBytes += pieceLive;
+            costUs += pieceCost;
+            while (length - Math.abs(lengths[head]) >= room) {
+                long x = lengths[head];
+                length -= Math.abs(x);
+                liveBytes -= Math.max(x, 0);
+                costUs -= costs[head++];
+            }
+            if (length >= room && (best == null || best.beatenBy(costUs, liveBytes))) {
+                best = new Range(segment, end - length, end, costUs, liveBytes);
+            }
+        }
+
+        /** Moves the window's pieces to the front, and doubles the arrays if that frees too little. */
+        private void makeSpace() {
+            int n = tail - head;
+            int size = n > lengths.length / 2 ? 2 * lengths.length : lengths.length;
+            long[] l = size == lengths.length ? lengths : new long[size];
+            long[] c = size == costs.length ? costs : new long[size];
+            System.arraycopy(lengths, head, l, 0, n);
+            System.arraycopy(costs, head, c, 0, n);
+            lengths = l;
+            costs = c;
+            head = 0;
+            tail = n;
+        }
     }
 }

@@ -10,6 +10,7 @@ import org.mooncake.osgi.store.master.SegmentStats;
 final class Segment {
     volatile SegmentDescriptor descriptor;
     private final OffsetAllocator allocator;
+    private final EvictableBlocks evictable = new EvictableBlocks();
     private volatile boolean retired;
 
     Segment(SegmentDescriptor descriptor) {
@@ -57,6 +58,11 @@ final class Segment {
     /** The free extents by offset, {offset, length} each; none once the segment is gone. */
     long[][] freeExtents() {
         return retired ? new long[0][] : allocator.freeExtents();
+    }
+
+    /** The blocks here that a room search may take (see {@link RoomMaker}). */
+    EvictableBlocks evictable() {
+        return evictable;
     }
 
     /** The same segment, reached through these endpoints from now on. */

@@ -106,6 +106,11 @@ public final class StoreMaster implements MasterService {
         return segments;
     }
 
+    /** Rounds that evicted a contiguous range for a put that found no room: for benchmarks. */
+    public long roomsMade() {
+        return evictor.roomsMade();
+    }
+
     Evictor evictor() {
         return evictor;
     }
@@ -222,6 +227,7 @@ public final class StoreMaster implements MasterService {
                             lost++;
                         } else {
                             m.current(left);
+                            listBlock(m);
                             index.publish(m);
                         }
                     }
@@ -253,7 +259,26 @@ public final class StoreMaster implements MasterService {
     /** Drops {@code v}, the current version of the detached {@code m}, from the object and the counts. */
     private void dropVersion(ObjectMeta m, Version v) {
         counters.stored(v.config().dataType(), v.sizeBytes(), -1);
+        if (v.replicas().size() == 1) {
+            Replica r = v.replicas().getFirst();
+            r.segment().evictable().remove(r.offset(), m);
+        }
         m.current(null);
+    }
+
+    /**
+     * Lists the current version's block among those a room search may take, if it is the only
+     * copy and the object is not hard pinned. Before the object's entry is published: see
+     * {@link EvictableBlocks#add}. Caller holds the shard lock.
+     */
+    private void listBlock(ObjectMeta m) {
+        Version v = m.current();
+        if (v != null && !m.hardPinned && v.replicas().size() == 1) {
+            Replica r = v.replicas().getFirst();
+            double hint = v.config().recomputeCostMs();
+            r.segment().evictable().add(r.offset(), OffsetAllocator.blockSize(v.sizeBytes()),
+                    Double.isNaN(hint) ? 0 : Math.max(0, hint), m.softPinDeadlineMs, m);
+        }
     }
 
     // ---- two-phase put ----
@@ -395,6 +420,7 @@ public final class StoreMaster implements MasterService {
                 case PRESERVE -> { }
             }
             counters.stored(c.dataType(), next.sizeBytes(), +1);
+            listBlock(m);
             index.publish(m);
             IndexEntry view = m.published();
             if (view != null) {

@@ -1,0 +1,256 @@
+package org.mooncake.osgi.store.master.impl;
+
+import java.util.Arrays;
+
+/**
+ * One segment's blocks that a {@link RoomMaker room search} may take, by offset: the single copy
+ * of a readable version of an object that is not hard pinned, with what the search weighs (its
+ * length, recompute cost hint and soft-pin deadline) and its owner. Kept as objects come and go,
+ * so that the search reads a few primitive arrays in offset order instead of every evictable
+ * object's entry, one cache miss each, and a sort (100–115 ms at 10^6 objects before this).
+ * Leases are not kept here: they change on every read, and the leased objects are few and
+ * found at the end of the lease order.
+ *
+ * <p>Sorted runs of at most {@value #CHUNK} blocks ("chunks"), found through a directory of their
+ * lowest offsets. Threads: a writer holds the owner's shard lock (put-end, remove, upsert, a
+ * segment's loss) or is the evictor dropping its victims; a reader is the evictor's room
+ * search. Everyone takes this instance's monitor for one short step (a change, or a copy of at
+ * most one chunk), so a put waits at most for one such step.
+ */
+final class EvictableBlocks {
+    static final int CHUNK = 128;
+
+    /** Fields of a block in a chunk's {@code blocks}, at {@code FIELDS * i + field}. */
+    static final int OFFSET = 0;
+    static final int LENGTH = 1;
+    /** The recompute cost hint in microseconds: whole numbers add up without rounding. */
+    static final int COST_US = 2;
+    static final int SOFT_PIN_DEADLINE_MS = 3;
+    static final int FIELDS = 4;
+
+    /** Reads one chunk's blocks in place, under the monitor: it must not keep the arrays. */
+    interface ChunkReader {
+        /** Blocks {@code from} to {@code to} (exclusive), as {@code blocks[FIELDS * i + field]} and {@code owners[i]}. */
+        void read(long[] blocks, ObjectMeta[] owners, int from, int to);
+    }
+
+    /** Blocks sorted by offset, their fields side by side, so that a scan reads one array in order. */
+    private static final class Chunk {
+        final long[] blocks = new long[FIELDS * CHUNK];
+        final ObjectMeta[] owners = new ObjectMeta[CHUNK];
+        int n;
+        /** Sums over the chunk's blocks, for {@link #summary}. */
+        long lengths;
+        long costsUs;
+
+        void shift(int from, int to, int count) {
+            System.arraycopy(blocks, FIELDS * from, blocks, FIELDS * to, FIELDS * count);
+            System.arraycopy(owners, from, owners, to, count);
+        }
+
+        long offset(int i) {
+            return blocks[FIELDS * i + OFFSET];
+        }
+
+        /** The first position whose offset is at least {@code offset}. */
+        int seek(long offset) {
+            int lo = 0;
+            int hi = n;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (offset(mid) < offset) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+    }
+
+    /** Lowest offset each chunk owns, ascending; the first is {@code Long.MIN_VALUE}, so every offset has a chunk. */
+    private long[] lows = {Long.MIN_VALUE};
+    private Chunk[] chunks = {new Chunk()};
+    private int chunkCount = 1;
+    private int size;
+    /** The longest block ever listed: how far before an offset a block that reaches it may start. */
+    private long maxLength;
+
+    /**
+     * The chunks in offset order, each as its first offset, the end of its last block, and the
+     * lengths and recompute costs of its blocks added up; {@code count} of them, empty ones left
+     * out. What a room search bounds its ranges with before it reads any block.
+     */
+    record Summary(int count, long[] firsts, long[] ends, long[] lengths, long[] costsUs, long maxLength) {
+    }
+
+    /**
+     * Lists a block, or replaces what was listed at its offset. Caller holds the owner's shard
+     * lock and lists the block before it publishes the owner's entry, so the evictor, which drops
+     * a block only after claiming its entry, never drops it before it is listed.
+     */
+    synchronized void add(long offset, long length, double costMs, long softPinDeadlineMs, ObjectMeta owner) {
+        long costUs = Math.round(Math.max(0, costMs) * 1000);
+        int ci = chunkOf(offset);
+        Chunk c = chunks[ci];
+        int at = c.seek(offset);
+        maxLength = Math.max(maxLength, length);
+        if (at < c.n && c.offset(at) == offset) {
+            uncount(c, at);
+            set(c, at, offset, length, costUs, softPinDeadlineMs, owner);
+            return;
+        }
+        if (c.n == CHUNK) {
+            // blocks mostly arrive in offset order (a fresh segment fills from its start): an
+            // append starts a new chunk and leaves this one full; elsewhere it splits in half
+            int keep = at == CHUNK ? CHUNK : CHUNK / 2;
+            Chunk right = split(ci, keep);
+            if (at > keep || at == CHUNK) {
+                c = right;
+                at -= keep;
+            }
+        }
+        c.shift(at, at + 1, c.n - at);
+        set(c, at, offset, length, costUs, softPinDeadlineMs, owner);
+        c.n++;
+        size++;
+    }
+
+    /** Forgets the block at {@code offset} if {@code owner} listed it. Caller holds the owner's shard lock. */
+    synchronized void remove(long offset, ObjectMeta owner) {
+        int ci = chunkOf(offset);
+        Chunk c = chunks[ci];
+        int at = c.seek(offset);
+        if (at < c.n && c.offset(at) == offset && c.owners[at] == owner) {
+            removeAt(ci, at);
+        }
+    }
+
+    /**
+     * Forgets the blocks at {@code offsets[0..n)}, whoever listed them: the evictor's victims, before
+     * it frees them (after, a new block could already be listed there). Takes the monitor for a
+     * few dozen blocks at a time, so a put is not held up by a round's many victims.
+     */
+    void removeAll(long[] offsets, int n) {
+        for (int i = 0; i < n;) {
+            synchronized (this) {
+                for (int end = Math.min(n, i + 64); i < end; i++) {
+                    int ci = chunkOf(offsets[i]);
+                    Chunk c = chunks[ci];
+                    int at = c.seek(offsets[i]);
+                    if (at < c.n && c.offset(at) == offsets[i]) {
+                        removeAt(ci, at);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Hands {@code reader} the blocks from the lowest offset at least {@code from} to the end of
+     * its chunk, in place; returns the offset to go on from (one past the last handed over), or
+     * {@code Long.MIN_VALUE} when no block lies at or after {@code from}. Holding the monitor for
+     * one chunk only: a put waits for a chunk's worth of the reader's work at most.
+     */
+    synchronized long read(long from, ChunkReader reader) {
+        for (int ci = chunkOf(from); ci < chunkCount; ci++) {
+            Chunk c = chunks[ci];
+            int at = c.seek(from);
+            if (at < c.n) {
+                reader.read(c.blocks, c.owners, at, c.n);
+                return c.offset(c.n - 1) + 1;
+            }
+        }
+        return Long.MIN_VALUE;
+    }
+
+    /** The chunks as they are now; O(chunks), about one for every hundred blocks. */
+    synchronized Summary summary() {
+        long[] firsts = new long[chunkCount];
+        long[] ends = new long[chunkCount];
+        long[] lengths = new long[chunkCount];
+        long[] costs = new long[chunkCount];
+        int n = 0;
+        for (int ci = 0; ci < chunkCount; ci++) {
+            Chunk c = chunks[ci];
+            if (c.n > 0) {
+                firsts[n] = c.offset(0);
+                ends[n] = c.offset(c.n - 1) + c.blocks[FIELDS * (c.n - 1) + LENGTH];
+                lengths[n] = c.lengths;
+                costs[n++] = c.costsUs;
+            }
+        }
+        return new Summary(n, firsts, ends, lengths, costs, maxLength);
+    }
+
+    synchronized int size() {
+        return size;
+    }
+
+    private static void set(Chunk c, int at, long offset, long length, long costUs, long softPin, ObjectMeta owner) {
+        c.lengths += length;
+        c.costsUs += costUs;
+        c.blocks[FIELDS * at + OFFSET] = offset;
+        c.blocks[FIELDS * at + LENGTH] = length;
+        c.blocks[FIELDS * at + COST_US] = costUs;
+        c.blocks[FIELDS * at + SOFT_PIN_DEADLINE_MS] = softPin;
+        c.owners[at] = owner;
+    }
+
+    private static void uncount(Chunk c, int at) {
+        c.lengths -= c.blocks[FIELDS * at + LENGTH];
+        c.costsUs -= c.blocks[FIELDS * at + COST_US];
+    }
+
+    private void removeAt(int ci, int at) {
+        Chunk c = chunks[ci];
+        uncount(c, at);
+        c.shift(at + 1, at, c.n - at - 1);
+        c.n--;
+        c.owners[c.n] = null;
+        size--;
+        if (c.n == 0 && ci > 0) { // its offsets fall to the chunk before
+            System.arraycopy(lows, ci + 1, lows, ci, chunkCount - ci - 1);
+            System.arraycopy(chunks, ci + 1, chunks, ci, chunkCount - ci - 1);
+            chunks[--chunkCount] = null;
+        }
+    }
+
+    /**
+     * Moves the blocks of the full chunk {@code ci} past the first {@code keep} into a new chunk
+     * after it; returns that. With {@code keep == CHUNK} the new chunk starts empty, and its lowest
+     * offset is left for the caller's block.
+     */
+    private Chunk split(int ci, int keep) {
+        Chunk c = chunks[ci];
+        Chunk right = new Chunk();
+        int moved = CHUNK - keep;
+        System.arraycopy(c.blocks, FIELDS * keep, right.blocks, 0, FIELDS * moved);
+        System.arraycopy(c.owners, keep, right.owners, 0, moved);
+        Arrays.fill(c.owners, keep, CHUNK, null);
+        right.n = moved;
+        c.n = keep;
+        for (int i = 0; i < moved; i++) {
+            right.lengths += right.blocks[FIELDS * i + LENGTH];
+            right.costsUs += right.blocks[FIELDS * i + COST_US];
+        }
+        c.lengths -= right.lengths;
+        c.costsUs -= right.costsUs;
+        if (chunkCount == chunks.length) {
+            lows = Arrays.copyOf(lows, 2 * chunkCount);
+            chunks = Arrays.copyOf(chunks, 2 * chunkCount);
+        }
+        System.arraycopy(lows, ci + 1, lows, ci + 2, chunkCount - ci - 1);
+        System.arraycopy(chunks, ci + 1, chunks, ci + 2, chunkCount - ci - 1);
+        lows[ci + 1] = moved > 0 ? right.offset(0) : c.offset(CHUNK - 1) + 1;
+        chunks[ci + 1] = right;
+        chunkCount++;
+        return right;
+    }
+
+    /** The chunk that owns {@code offset}: the last whose lowest offset is at most it. */
+    private int chunkOf(long offset) {
+        int at = Arrays.binarySearch(lows, 0, chunkCount, offset);
+        return at >= 0 ? at : -at - 2;
+    }
+}
