@@ -32,6 +32,9 @@ echo "== eviction round at 1e5 and 1e6 objects per policy (JMH), default G1 and 
   -rf json -rff "$out/eviction-round-parallel-gc.json"
 echo "== eviction round at 1e6 objects, a fresh store beside an aged one (sessions, reads, a trained policy) (JMH)"
 "${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p objects=1000000 -rf json -rff "$out/eviction-round-aged.json"
+echo "== a round that must also make room for a large put, at 1e6 objects on the aged store (JMH)"
+"${java[@]}" -jar "$jar" EvictionRoundBenchmark "${iters[@]}" -p objects=1000000 -p store=aged -p room=0.01,0.125 \
+  -rf json -rff "$out/eviction-round-room.json"
 echo "== operations beside an eviction round"
 "${java[@]}" -Xmx8g -cp "$jar" org.mooncake.osgi.benchmarks.EvictionStallProbe 1000000 3 | tee "$out/eviction-stall.txt"
 
@@ -41,6 +44,8 @@ echo "== operations beside an eviction round"
   "One eviction round freeing 6% of capacity (lower is better)" policy
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/eviction-round-aged.json" "$out/eviction-round-aged.png" \
   "One round at 10^6 objects, fresh (uniform) and aged store; goal 50 ms (lower is better)" store
+"${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/eviction-round-room.json" "$out/eviction-round-room.png" \
+  "A round at 10^6 objects (aged) that also makes room for a put of 1% / 12.5% of capacity; goal 50 ms" room
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/checksummed-copy.json" "$out/checksummed-copy.png" \
   "Copy with CRC32C over a bare copy of the same size (lower is better)" size copyOnly
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/placement.json" "$out/placement.png" \
