@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.SoftPinAction;
 import org.mooncake.osgi.store.api.StoreException;
@@ -43,6 +44,35 @@ class RoomMakerTest {
         SplittableRandom rnd = new SplittableRandom();
         MasterFixture f = randomStore(rnd, 1 + rnd.nextInt(2), 4 << 20, 20_000, 1536, true); // puts until full
         assertCheapest(f, 1024L * (192 + rnd.nextInt(320))); // ranges over a few chunks of about 100 KiB
+    }
+
+    /**
+     * A block listed for an owner that no longer has it there (here a hard-pinned object's,
+     * listed by hand) looks free to take; the check of the chosen range finds it out, it ends
+     * ranges, and the search runs again: the range chosen is the one a brute force finds.
+     */
+    @Test
+    void aBlockThatIsNotWhatItsListingSaysEndsRangesAndTheSearchRunsAgain() {
+        MasterFixture f = new MasterFixture();
+        f.mount("c1", "s0", 64 * 1024);
+        for (int i = 0; i < 64; i++) { // 1 KiB each; the middle sixteen cost nothing, the rest 10 ms
+            boolean cheap = i >= 24 && i < 40;
+            f.put("o" + i, 1024, ReplicateConfig.builder().recomputeCostMs(cheap ? 0 : 10).hardPin(i == 32).build());
+        }
+        f.clock.advance(20_000);
+        Segment s = f.master.segmentRegistry().get("s0");
+        ObjectMeta pinned = f.master.shardOf(k("o32")).objects.get(k("o32"));
+        s.evictable().add(32 * 1024, 1024, 0, 0, pinned);
+        long room = 12 * 1024;
+        EvictionRequest request = new EvictionRequest(f.clock.millis(), 1, 1, 1, room, 0.1, f.master.index.groups());
+
+        List<IndexEntry> chosen = RoomMaker.cheapestRange(List.of(s), request, room);
+
+        Cost expected = bruteForce(List.of(s), request, room);
+        assertEquals(new Cost(40, 12 * 1024), expected, "eight cheap blocks and four dear ones: o20 to o31");
+        assertEquals(12, chosen.size());
+        assertEquals(expected.cost(), chosen.stream().mapToDouble(IndexEntry::recomputeCostMs).sum(), 1e-9);
+        assertTrue(chosen.stream().noneMatch(e -> e.key().equals(k("o32"))));
     }
 
     /**
