@@ -17,8 +17,8 @@ import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
  * so a large object (a video's hidden state) could stay out of a store that freed more than its
  * size many times over. Among the ranges made of free extents and the blocks of objects that may
  * be evicted now (eligible for pass 1, one replica), contiguous and long enough, it takes the one
- * whose objects' recompute cost hints add up least (an object without a hint counts 0), then the
- * one with the fewest bytes in use.
+ * whose objects' recompute cost hints (in whole microseconds) add up least (an object without a
+ * hint counts 0), then the one with the fewest bytes in use.
  *
  * <p>Walks each segment's {@link EvictableBlocks} and free extents together in offset order; a
  * listed block that is leased (the ends of the lease orders say which) or soft pinned ends a
