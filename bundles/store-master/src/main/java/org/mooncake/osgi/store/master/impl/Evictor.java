@@ -134,7 +134,7 @@ final class Evictor {
         long targetBytes = request.targetBytes();
         FreeBatch blocks = new FreeBatch();
         EvictionTally tally = new EvictionTally();
-        Unlinker unlinker = new Unlinker(master.index::purge);
+        Unlinker unlinker = new Unlinker(this::unlist);
         IndexEntry[] taken = new IndexEntry[TELL_BATCH];
         int told = 0;
         long freed = 0;
@@ -169,16 +169,34 @@ final class Evictor {
             // A failing policy costs this round, never the store.
             LOG.log(Level.ERROR, "eviction policy " + planner + " failed in pass " + pass, e);
         } finally {
-            blocks.free();
             try {
                 master.evicted(taken, told, now);
             } catch (RuntimeException e) {
                 LOG.log(Level.ERROR, "an eviction observer failed in pass " + pass, e);
             }
-            unlinker.close();
+            unlinker.close(); // first: the victims' blocks leave the room search's listing before they are freed
+            blocks.free();
             master.countEvictions(tally);
         }
         return freed;
+    }
+
+    /**
+     * The {@link Unlinker}'s work for a batch of claimed victims, beside the pass: takes them out of
+     * the lease order and their blocks out of the room search's listing (a look-up each, mostly a
+     * cache miss: about 60,000 a round at 10^6 objects, which on the pass's own thread added 4–9 ms
+     * to it). The pass frees the blocks only after this is done, so a block freed and listed anew
+     * at the same offset is never dropped.
+     */
+    private void unlist(List<IndexEntry> victims) {
+        master.index.purge(victims);
+        Map<Segment, Blocks> listed = new HashMap<>();
+        for (IndexEntry e : victims) {
+            if (e.replicaCount() == 1) {
+                listed.computeIfAbsent(e.firstSegment, s -> new Blocks()).add(e.firstOffset, 0);
+            }
+        }
+        listed.forEach((segment, blocks) -> segment.evictable().removeAll(blocks.offsets, blocks.n));
     }
 
     /**
@@ -225,10 +243,7 @@ final class Evictor {
         }
 
         void free() {
-            bySegment.forEach((segment, blocks) -> {
-                segment.evictable().removeAll(blocks.offsets, blocks.n); // first: freed, a block may be listed anew
-                segment.freeAll(blocks.offsets, blocks.sizes, blocks.n);
-            });
+            bySegment.forEach((segment, blocks) -> segment.freeAll(blocks.offsets, blocks.sizes, blocks.n));
         }
     }
 
