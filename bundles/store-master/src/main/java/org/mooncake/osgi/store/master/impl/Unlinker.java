@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 import org.mooncake.osgi.store.spi.eviction.Candidates;
 
 /**
- * Takes one pass's victims out of the lease order on a second thread while the pass goes on
- * claiming and telling the observers. It needs nothing the pass needs: readers of the lease
+ * Takes one pass's victims out of the lease order (and their blocks out of the room search's
+ * listing) on a second thread while the pass goes on claiming and telling the observers. It needs nothing the pass needs: readers of the lease
  * order already skip claimed entries, and the chunks that hold them are purged under their own
  * locks. (Moving the observers' calls here as well was slower: the pass then had too little left
  * to do beside this thread.)
@@ -32,7 +32,10 @@ final class Unlinker implements AutoCloseable {
     private final Thread worker;
     private List<IndexEntry> batch = new ArrayList<>(BATCH);
 
-    /** {@code purge} is {@link CandidateIndex#purge}, or a stand-in in tests; it gets sorted batches. */
+    /**
+     * {@code purge} is the evictor's (the lease orders' {@link CandidateIndex#purge}, then the room
+     * search's listing), or a stand-in in tests; it gets sorted batches.
+     */
     Unlinker(Consumer<List<IndexEntry>> purge) {
         this.purge = purge;
         this.worker = Thread.ofVirtual().name("eviction-unlink").start(this::unlinkUntilEnd);
