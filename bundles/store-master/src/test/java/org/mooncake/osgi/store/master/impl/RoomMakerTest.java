@@ -22,10 +22,10 @@ import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
 /** The room search against a brute force over every range of every segment, on random stores. */
 class RoomMakerTest {
     /** One piece of a segment: a free extent (no entry) or an evictable object's block. */
-    private record Piece(long offset, long length, double cost, IndexEntry entry) {
+    private record Piece(long offset, long length, long cost, IndexEntry entry) {
     }
 
-    private record Cost(double cost, long live) {
+    private record Cost(long cost, long live) {
     }
 
     @RepeatedTest(50)
@@ -69,9 +69,9 @@ class RoomMakerTest {
         List<IndexEntry> chosen = RoomMaker.cheapestRange(List.of(s), request, room);
 
         Cost expected = bruteForce(List.of(s), request, room);
-        assertEquals(new Cost(40, 12 * 1024), expected, "eight cheap blocks and four dear ones: o20 to o31");
+        assertEquals(new Cost(40_000, 12 * 1024), expected, "eight cheap blocks and four dear ones: o20 to o31");
         assertEquals(12, chosen.size());
-        assertEquals(expected.cost(), chosen.stream().mapToDouble(IndexEntry::recomputeCostMs).sum(), 1e-9);
+        assertEquals(expected.cost(), chosen.stream().mapToLong(e -> micros(e.recomputeCostMs())).sum());
         assertTrue(chosen.stream().noneMatch(e -> e.key().equals(k("o32"))));
     }
 
@@ -145,14 +145,19 @@ class RoomMakerTest {
             assertTrue(chosen.isEmpty(), "no range exists, yet one was chosen");
             return;
         }
-        double cost = 0;
+        long cost = 0;
         long live = 0;
         for (IndexEntry e : chosen) {
-            cost += Double.isNaN(e.recomputeCostMs()) ? 0 : e.recomputeCostMs();
+            cost += micros(e.recomputeCostMs());
             live += OffsetAllocator.blockSize(e.sizeBytes());
         }
-        assertEquals(expected.cost(), cost, 1e-6, "cost of the chosen range");
+        assertEquals(expected.cost(), cost, "cost of the chosen range, in whole microseconds");
         assertEquals(expected.live(), live, "bytes in use of the chosen range");
+    }
+
+    /** A cost hint as the rule counts it: whole microseconds, none as 0. */
+    private static long micros(double hintMs) {
+        return Double.isNaN(hintMs) ? 0 : Math.round(Math.max(0, hintMs) * 1000);
     }
 
     /** Every window of every segment, each start extended until it is long enough. */
@@ -167,9 +172,9 @@ class RoomMakerTest {
                 for (Iterator<CandidateView> it = g.inLeaseOrder(); it.hasNext();) {
                     if (it.next() instanceof IndexEntry e && e.firstSegment == s && e.replicaCount() == 1
                             && e.published() && request.eligible(e)) {
-                        double hint = e.recomputeCostMs();
+                        long hint = micros(e.recomputeCostMs());
                         pieces.put(e.firstOffset, new Piece(e.firstOffset, OffsetAllocator.blockSize(e.sizeBytes()),
-                                Double.isNaN(hint) ? 0 : hint, e));
+                                hint, e));
                     }
                 }
             }
@@ -177,7 +182,7 @@ class RoomMakerTest {
             for (int i = 0; i < ordered.size(); i++) {
                 long length = 0;
                 long live = 0;
-                double cost = 0;
+                long cost = 0;
                 for (int j = i; j < ordered.size(); j++) {
                     Piece p = ordered.get(j);
                     if (j > i && ordered.get(j - 1).offset() + ordered.get(j - 1).length() != p.offset()) {
@@ -188,8 +193,7 @@ class RoomMakerTest {
                     cost += p.cost();
                     if (length >= room) {
                         Cost c = new Cost(cost, live);
-                        if (best == null || c.cost() < best.cost() - 1e-6
-                                || Math.abs(c.cost() - best.cost()) <= 1e-6 && c.live() < best.live()) {
+                        if (best == null || c.cost() < best.cost() || c.cost() == best.cost() && c.live() < best.live()) {
                             best = c;
                         }
                         break;
