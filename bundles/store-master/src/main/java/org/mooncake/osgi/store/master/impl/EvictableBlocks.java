@@ -14,8 +14,8 @@ import java.util.Arrays;
  * <p>Sorted runs of at most {@value #CHUNK} blocks ("chunks"), found through a directory of their
  * lowest offsets. Threads: a writer holds the owner's shard lock (put-end, remove, upsert, a
  * segment's loss) or is the evictor dropping its victims; a reader is the evictor's room
- * search. Everyone takes this instance's monitor for one short step (a change, or a copy of at
- * most one chunk), so a put waits at most for one such step.
+ * search. Everyone takes this instance's monitor for one short step (a change, or a reader's
+ * pass over one chunk), so a put waits at most for one such step.
  */
 final class EvictableBlocks {
     static final int CHUNK = 128;
@@ -90,7 +90,7 @@ final class EvictableBlocks {
      * a block only after claiming its entry, never drops it before it is listed.
      */
     synchronized void add(long offset, long length, double costMs, long softPinDeadlineMs, ObjectMeta owner) {
-        long costUs = Math.round(Math.max(0, costMs) * 1000);
+        long costUs = Double.isNaN(costMs) ? 0 : Math.round(Math.max(0, costMs) * 1000); // no hint counts 0
         int ci = chunkOf(offset);
         Chunk c = chunks[ci];
         int at = c.seek(offset);

@@ -275,9 +275,8 @@ public final class StoreMaster implements MasterService {
         Version v = m.current();
         if (v != null && !m.hardPinned && v.replicas().size() == 1) {
             Replica r = v.replicas().getFirst();
-            double hint = v.config().recomputeCostMs();
             r.segment().evictable().add(r.offset(), OffsetAllocator.blockSize(v.sizeBytes()),
-                    Double.isNaN(hint) ? 0 : Math.max(0, hint), m.softPinDeadlineMs, m);
+                    v.config().recomputeCostMs(), m.softPinDeadlineMs, m);
         }
     }
 
