@@ -111,42 +111,131 @@ final class RoomMaker {
      * chunks that lie within {@code room} before it, so their blocks' costs and lengths, added up,
      * bound it from below. After a skip longer than a range, it reads on from where the first
      * piece of such a range may start.
+     *
+     * <p>The scan starts from a good range: the cheapest of those that end in the chunk where the
+     * summary says the cheapest range likely ends. Otherwise a large room skipped little: ranges a tenth of a segment long cost
+     * about the same wherever they lie, so the best found early, and its margin over the bounds,
+     * stayed poor for most of the scan (a room of 12.5% at 10^6 blocks read nearly every block,
+     * 16–50 ms). Ties go to the range that ends first, as in a scan without the start.
      */
     private static Range cheapestIn(Segment s, long[] barriers, EvictionRequest request, long room) {
         EvictableBlocks blocks = s.evictable();
-        EvictableBlocks.Summary chunks = blocks.summary();
-        Window w = new Window(s, room, s.freeExtents(), barriers,
-                request.softPinnedAllowed() ? Long.MAX_VALUE : request.nowMs());
-        int n = chunks.count();
-        long[] lengthsBefore = new long[n + 1];
-        long[] costsBefore = new long[n + 1];
-        for (int c = 0; c < n; c++) {
-            lengthsBefore[c + 1] = lengthsBefore[c] + chunks.lengths()[c];
-            costsBefore[c + 1] = costsBefore[c] + chunks.costsUs()[c];
+        Chunks chunks = new Chunks(blocks.summary(), room);
+        long[][] free = s.freeExtents();
+        long pinnedAfter = request.softPinnedAllowed() ? Long.MAX_VALUE : request.nowMs();
+        Window w = new Window(s, room, free, barriers, pinnedAfter);
+        int seed = chunks.likelyBest();
+        if (seed >= 0) {
+            Window start = new Window(s, room, free, barriers, pinnedAfter);
+            long from = chunks.readFrom(seed);
+            start.skipTo(from);
+            read(blocks, start, from, chunks.summary.ends()[seed]);
+            w.best = start.best;
         }
         long next = Long.MIN_VALUE; // the lowest offset not read yet
-        int within = 0; // the first chunk that starts at or after the current chunk's end less room
-        for (int c = 0; c < n && next != Long.MAX_VALUE; c++) {
-            long reach = chunks.ends()[c] - room;
-            while (within < c && chunks.firsts()[within] < reach) {
-                within++;
-            }
-            if (c < n - 1 && w.best != null && !w.best.beatenBy(costsBefore[c] - costsBefore[within],
-                    lengthsBefore[c] - lengthsBefore[within])) {
+        for (int c = 0; c < chunks.count && next != Long.MAX_VALUE; c++) {
+            if (c < chunks.count - 1 && !chunks.mayEndABetterRange(c, w.best)) {
                 continue;
             }
-            long from = c == 0 ? Long.MIN_VALUE : chunks.ends()[c - 1] - room - chunks.maxLength();
+            long from = chunks.readFrom(c);
             if (next < from) {
                 w.skipTo(from);
                 next = from;
             }
-            while (next < chunks.ends()[c]) {
-                long after = blocks.read(next, w);
-                next = after == Long.MIN_VALUE ? Long.MAX_VALUE : after;
-            }
+            next = read(blocks, w, next, chunks.summary.ends()[c]);
         }
         w.freeUpTo(Long.MAX_VALUE);
         return w.best;
+    }
+
+    /** Hands {@code w} the blocks from {@code next} on, a chunk at a time, until past {@code until}; returns where to go on. */
+    private static long read(EvictableBlocks blocks, Window w, long next, long until) {
+        while (next < until) {
+            long after = blocks.read(next, w);
+            next = after == Long.MIN_VALUE ? Long.MAX_VALUE : after;
+        }
+        return next;
+    }
+
+    /** A segment's listing by chunks, and the lower bound of the ranges that end in each. */
+    private static final class Chunks {
+        final EvictableBlocks.Summary summary;
+        final int count;
+        private final long room;
+        /** Sums over the chunks before each: {@code lengthsBefore[c]} covers chunks {@code 0..c-1}. */
+        private final long[] lengthsBefore;
+        private final long[] costsBefore;
+        /** For each chunk, the first chunk that starts at or after its end less {@code room}. */
+        private final int[] within;
+
+        Chunks(EvictableBlocks.Summary summary, long room) {
+            this.summary = summary;
+            this.count = summary.count();
+            this.room = room;
+            lengthsBefore = new long[count + 1];
+            costsBefore = new long[count + 1];
+            within = new int[count];
+            int first = 0;
+            for (int c = 0; c < count; c++) {
+                lengthsBefore[c + 1] = lengthsBefore[c] + summary.lengths()[c];
+                costsBefore[c + 1] = costsBefore[c] + summary.costsUs()[c];
+                long reach = summary.ends()[c] - room;
+                while (first < c && summary.firsts()[first] < reach) {
+                    first++;
+                }
+                within[c] = first;
+            }
+        }
+
+        long boundCost(int c) {
+            return costsBefore[c] - costsBefore[within[c]];
+        }
+
+        long boundLive(int c) {
+            return lengthsBefore[c] - lengthsBefore[within[c]];
+        }
+
+        /**
+         * Whether a range that ends in chunk {@code c} could be chosen over {@code best}: its bound
+         * is not dearer (a range that ties may still win by ending first).
+         */
+        boolean mayEndABetterRange(int c, Range best) {
+            return best == null || !dearer(c, best);
+        }
+
+        private boolean dearer(int c, Range best) {
+            return boundCost(c) > best.costUs() || boundCost(c) == best.costUs() && boundLive(c) > best.liveBytes();
+        }
+
+        /**
+         * The chunk in which the cheapest range likely ends, or -1 when no chunk has a room's
+         * length of listing before its end: the one whose chunks from the one holding the range's
+         * start on cost least together (an estimate from above, where the bound is one from below).
+         */
+        int likelyBest() {
+            int likely = -1;
+            long likelyCost = 0;
+            long likelyLive = 0;
+            for (int c = 0; c < count; c++) {
+                int first = within[c] - 1; // holds the start of the shortest ranges that end in c
+                if (first < 0 || summary.ends()[c] - summary.firsts()[first] < room) {
+                    continue;
+                }
+                long cost = costsBefore[c + 1] - costsBefore[first];
+                long live = lengthsBefore[c + 1] - lengthsBefore[first];
+                if (likely < 0 || cost < likelyCost || cost == likelyCost && live < likelyLive) {
+                    likely = c;
+                    likelyCost = cost;
+                    likelyLive = live;
+                }
+            }
+            return likely;
+        }
+
+        /** Where a scan that skipped up to chunk {@code c} reads on, to see every range that ends in it. */
+        long readFrom(int c) {
+            return c == 0 ? Long.MIN_VALUE : summary.ends()[c - 1] - room - summary.maxLength();
+        }
     }
 
     /**
@@ -273,7 +362,8 @@ final class RoomMaker {
                 liveBytes -= Math.max(x, 0);
                 costUs -= costs[head++];
             }
-            if (length >= room && (best == null || best.beatenBy(costUs, liveBytes))) {
+            if (length >= room && (best == null || best.beatenBy(costUs, liveBytes)
+                    || costUs == best.costUs() && liveBytes == best.liveBytes() && end < best.end())) {
                 best = new Range(segment, end - length, end, costUs, liveBytes);
             }
         }

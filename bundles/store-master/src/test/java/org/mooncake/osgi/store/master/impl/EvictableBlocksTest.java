@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -79,7 +80,7 @@ class EvictableBlocksTest {
         TreeMap<Long, Block> model = new TreeMap<>();
         long next = 0;
         for (int step = 0; step < 40; step++) {
-            int op = rnd.nextInt(4);
+            int op = rnd.nextInt(5);
             if (op == 0) { // a fresh segment fills in offset order: appends, which keep chunks full
                 for (int i = 0; i < 300; i++) {
                     long length = 64L * (1 + rnd.nextInt(32));
@@ -105,13 +106,23 @@ class EvictableBlocksTest {
                         model.remove(b.offset());
                     }
                 }
-            } else if (!model.isEmpty()) { // an eviction round's victims, some not listed at all
+            } else if (op == 3 && !model.isEmpty()) { // a round's victims, some twice, some not listed at all
                 List<Block> all = new ArrayList<>(model.values());
                 long[] offsets = new long[150];
                 for (int i = 0; i < offsets.length; i++) {
                     offsets[i] = rnd.nextInt(4) == 0 ? 64L * rnd.nextLong(Math.max(1, next / 64)) + 1
                             : all.get(rnd.nextInt(all.size())).offset();
                     model.remove(offsets[i]);
+                }
+                Arrays.sort(offsets);
+                blocks.removeAll(offsets, offsets.length);
+            } else if (!model.isEmpty()) { // a room's victims: a run of neighbours, whole chunks among them
+                List<Long> all = new ArrayList<>(model.keySet());
+                int from = rnd.nextInt(all.size());
+                long[] offsets = all.subList(from, Math.min(all.size(), from + 1 + rnd.nextInt(400))).stream()
+                        .mapToLong(Long::longValue).filter(o -> rnd.nextInt(8) > 0).toArray();
+                for (long o : offsets) {
+                    model.remove(o);
                 }
                 blocks.removeAll(offsets, offsets.length);
             }

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mooncake.osgi.store.master.impl.MasterFixture.k;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 
@@ -25,7 +27,21 @@ class RoomMakerTest {
     private record Piece(long offset, long length, long cost, IndexEntry entry) {
     }
 
-    private record Cost(long cost, long live) {
+    /** The cheapest range's cost and bytes in use, and (not compared) where it ends and what it evicts. */
+    private record Cost(long cost, long live, long end, Set<IndexEntry> victims) {
+        Cost(long cost, long live) {
+            this(cost, live, 0, Set.of());
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Cost c && c.cost == cost && c.live == live;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(cost) * 31 + Long.hashCode(live);
+        }
     }
 
     @RepeatedTest(50)
@@ -44,6 +60,28 @@ class RoomMakerTest {
         SplittableRandom rnd = new SplittableRandom();
         MasterFixture f = randomStore(rnd, 1 + rnd.nextInt(2), 4 << 20, 20_000, 1536, true); // puts until full
         assertCheapest(f, 1024L * (192 + rnd.nextInt(320))); // ranges over a few chunks of about 100 KiB
+    }
+
+    /**
+     * Every block the same size and cost, as seed600's KV blocks: many ranges tie, and the one
+     * that ends first must win, wherever the search starts from.
+     */
+    @RepeatedTest(40)
+    void ofRangesThatTieItTakesTheOneThatEndsFirst() {
+        SplittableRandom rnd = new SplittableRandom();
+        MasterFixture f = new MasterFixture();
+        f.mount("c1", "s0", 4 << 20);
+        ReplicateConfig sameCost = ReplicateConfig.builder().recomputeCostMs(1).build();
+        for (int i = 0; i < 4096; i++) {
+            f.put("o" + i, 1024, sameCost);
+        }
+        for (int i = 0; i < 4096; i++) {
+            if (rnd.nextInt(10) == 0) {
+                f.master.remove(k("o" + i), false);
+            }
+        }
+        f.clock.advance(20_000);
+        assertCheapest(f, 1024L * (64 + rnd.nextInt(960))); // up to eight chunks: the bounds are nearly tight
     }
 
     /**
@@ -153,6 +191,7 @@ class RoomMakerTest {
         }
         assertEquals(expected.cost(), cost, "cost of the chosen range, in whole microseconds");
         assertEquals(expected.live(), live, "bytes in use of the chosen range");
+        assertEquals(expected.victims(), Set.copyOf(chosen), "of ranges equal in both, the one that ends first");
     }
 
     /** A cost hint as the rule counts it: whole microseconds, none as 0. */
@@ -179,6 +218,7 @@ class RoomMakerTest {
                 }
             }
             List<Piece> ordered = new ArrayList<>(pieces.values());
+            Cost bestHere = null; // ties go to the range that ends first within a segment, else to the first segment
             for (int i = 0; i < ordered.size(); i++) {
                 long length = 0;
                 long live = 0;
@@ -192,13 +232,21 @@ class RoomMakerTest {
                     live += p.entry() == null ? 0 : p.length();
                     cost += p.cost();
                     if (length >= room) {
-                        Cost c = new Cost(cost, live);
-                        if (best == null || c.cost() < best.cost() || c.cost() == best.cost() && c.live() < best.live()) {
-                            best = c;
+                        Set<IndexEntry> victims = new HashSet<>();
+                        ordered.subList(i, j + 1).stream().filter(q -> q.entry() != null).forEach(q -> victims.add(q.entry()));
+                        Cost c = new Cost(cost, live, p.offset() + p.length(), victims);
+                        if (bestHere == null || c.cost() < bestHere.cost()
+                                || c.cost() == bestHere.cost() && (c.live() < bestHere.live()
+                                        || c.live() == bestHere.live() && c.end() < bestHere.end())) {
+                            bestHere = c;
                         }
                         break;
                     }
                 }
+            }
+            if (bestHere != null && (best == null || bestHere.cost() < best.cost()
+                    || bestHere.cost() == best.cost() && bestHere.live() < best.live())) {
+                best = bestHere;
             }
         }
         return best;
