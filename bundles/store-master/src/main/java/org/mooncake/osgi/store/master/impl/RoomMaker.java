@@ -113,10 +113,11 @@ final class RoomMaker {
      * piece of such a range may start.
      *
      * <p>The scan starts from a good range: the cheapest of those that end in the chunk where the
-     * summary says the cheapest range likely ends. Otherwise a large room skipped little: ranges a tenth of a segment long cost
-     * about the same wherever they lie, so the best found early, and its margin over the bounds,
-     * stayed poor for most of the scan (a room of 12.5% at 10^6 blocks read nearly every block,
-     * 16–50 ms). Ties go to the range that ends first, as in a scan without the start.
+     * summary says the cheapest range likely ends. Otherwise a large room skipped little: ranges a
+     * tenth of a segment long cost about the same wherever they lie, so the best found early, and
+     * its margin over the bounds, stayed poor for most of the scan (a room of 12.5% at 10^6 blocks
+     * read nearly every block, 16–50 ms). Ties go to the range that ends first, as in a scan
+     * without the start.
      */
     private static Range cheapestIn(Segment s, long[] barriers, EvictionRequest request, long room) {
         EvictableBlocks blocks = s.evictable();

@@ -30,8 +30,9 @@ import org.mooncake.osgi.store.spi.eviction.Candidates;
  *
  * <p>Threads: the pass's thread {@link #add adds} and {@link #close closes}; one virtual thread
  * per pass does both jobs, unlisting batch by batch and purging all the pass's victims at once,
- * sorted by lease, so that each chunk of the lease order that held some is copied once. (Moving the observers' calls here as well was slower: the pass then had too little
- * left to do beside this thread.)
+ * sorted by lease, so that each chunk of the lease order that held some is copied once. (Moving
+ * the observers' calls here as well was slower: the pass then had too little left to do beside
+ * this thread.)
  */
 final class Unlinker implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Unlinker.class.getName());
