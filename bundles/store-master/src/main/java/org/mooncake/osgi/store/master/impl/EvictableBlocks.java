@@ -1,6 +1,8 @@
 package org.mooncake.osgi.store.master.impl;
 
 import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One segment's blocks that a {@link RoomMaker room search} may take, by offset: the single copy
@@ -12,10 +14,15 @@ import java.util.Arrays;
  * found at the end of the lease order.
  *
  * <p>Sorted runs of at most {@value #CHUNK} blocks ("chunks"), found through a directory of their
- * lowest offsets. Threads: a writer holds the owner's shard lock (put-end, remove, upsert, a
- * segment's loss) or is the evictor dropping its victims; a reader is the evictor's room
- * search. Everyone takes this instance's monitor for one short step (a change, or a reader's
- * pass over one chunk), so a put waits at most for one such step.
+ * lowest offsets.
+ *
+ * <p>Threads: a writer holds the owner's shard lock (put-end, remove, upsert, a segment's loss)
+ * or is the evictor dropping its victims; a reader is the evictor's room search. The evictor's
+ * side takes {@link #lock} for one short step at a time (a chunk's victims, or a reader's pass
+ * over one chunk). A put or remove never waits for it: if the lock is taken, its change is queued
+ * ({@link #deferred}), and whoever holds the lock next applies the queue, in order, before
+ * anything else. Puts that waited on a monitor here stalled for up to 46 ms when the evictor's
+ * thread, holding it, lost its core (`EvictionStallProbe`, session 19).
  */
 final class EvictableBlocks {
     static final int CHUNK = 128;
@@ -28,7 +35,7 @@ final class EvictableBlocks {
     static final int SOFT_PIN_DEADLINE_MS = 3;
     static final int FIELDS = 4;
 
-    /** Reads one chunk's blocks in place, under the monitor: it must not keep the arrays. */
+    /** Reads one chunk's blocks in place, under the lock: it must not keep the arrays. */
     interface ChunkReader {
         /** Blocks {@code from} to {@code to} (exclusive), as {@code blocks[FIELDS * i + field]} and {@code owners[i]}. */
         void read(long[] blocks, ObjectMeta[] owners, int from, int to);
@@ -68,6 +75,14 @@ final class EvictableBlocks {
         }
     }
 
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Writers' changes that found {@link #lock} taken, oldest first: applied by the next holder before anything else. */
+    private final ConcurrentLinkedQueue<Change> deferred = new ConcurrentLinkedQueue<>();
+
+    /** A deferred {@link #add} (with its length, cost and pin) or {@link #remove} (the rest 0). */
+    private record Change(boolean add, long offset, long length, long costUs, long softPin, ObjectMeta owner) {
+    }
+
     /** Lowest offset each chunk owns, ascending; the first is {@code Long.MIN_VALUE}, so every offset has a chunk. */
     private long[] lows = {Long.MIN_VALUE};
     private Chunk[] chunks = {new Chunk()};
@@ -98,8 +113,21 @@ final class EvictableBlocks {
      * lock and lists the block before it publishes the owner's entry, so the evictor, which drops
      * a block only after claiming its entry, never drops it before it is listed.
      */
-    synchronized void add(long offset, long length, double costMs, long softPinDeadlineMs, ObjectMeta owner) {
+    void add(long offset, long length, double costMs, long softPinDeadlineMs, ObjectMeta owner) {
         long costUs = Double.isNaN(costMs) ? 0 : Math.round(Math.max(0, costMs) * 1000); // no hint counts 0
+        if (!lock.tryLock()) {
+            deferred.add(new Change(true, offset, length, costUs, softPinDeadlineMs, owner));
+            return;
+        }
+        try {
+            applyDeferred();
+            addLocked(offset, length, costUs, softPinDeadlineMs, owner);
+        } finally {
+            unlockAndApply();
+        }
+    }
+
+    private void addLocked(long offset, long length, long costUs, long softPinDeadlineMs, ObjectMeta owner) {
         int ci = chunkOf(offset);
         Chunk c = chunks[ci];
         int at = c.seek(offset);
@@ -129,7 +157,46 @@ final class EvictableBlocks {
     }
 
     /** Forgets the block at {@code offset} if {@code owner} listed it. Caller holds the owner's shard lock. */
-    synchronized void remove(long offset, ObjectMeta owner) {
+    void remove(long offset, ObjectMeta owner) {
+        if (!lock.tryLock()) {
+            deferred.add(new Change(false, offset, 0, 0, 0, owner));
+            return;
+        }
+        try {
+            applyDeferred();
+            removeLocked(offset, owner);
+        } finally {
+            unlockAndApply();
+        }
+    }
+
+    /** Applies the queued changes, oldest first. Caller holds {@link #lock}. */
+    private void applyDeferred() {
+        for (Change c; (c = deferred.poll()) != null;) {
+            if (c.add()) {
+                addLocked(c.offset(), c.length(), c.costUs(), c.softPin(), c.owner());
+            } else {
+                removeLocked(c.offset(), c.owner());
+            }
+        }
+    }
+
+    /**
+     * Releases {@link #lock}, then applies what was queued meanwhile if the lock is free, so that
+     * changes do not wait long in the queue (they would be applied before anyone reads anyway).
+     */
+    private void unlockAndApply() {
+        lock.unlock();
+        while (!deferred.isEmpty() && lock.tryLock()) {
+            try {
+                applyDeferred();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void removeLocked(long offset, ObjectMeta owner) {
         int ci = chunkOf(offset);
         Chunk c = chunks[ci];
         int at = c.seek(offset);
@@ -144,13 +211,16 @@ final class EvictableBlocks {
      * each chunk that holds some of them once and closes the gaps in one pass: removing them one
      * at a time shifted the rest of a chunk for each (4–5 ms for 66,000 victims in offset order at
      * 10^6 blocks, against 1 ms this way; in random order, as on an aged store, both cost the
-     * same, as each chunk then holds about one of a batch). Takes the monitor for one chunk at a
-     * time, so a put is not held up by a round's many victims.
+     * same, as each chunk then holds about one of a batch). Takes the lock for one chunk at a time.
      */
     void removeAll(long[] offsets, int n) {
         for (int i = 0; i < n;) {
-            synchronized (this) {
+            lock.lock(); // the evictor's side: it may wait
+            try {
+                applyDeferred();
                 i = removeInChunk(offsets, i, n);
+            } finally {
+                unlockAndApply();
             }
         }
     }
@@ -190,31 +260,49 @@ final class EvictableBlocks {
     /**
      * Hands {@code reader} the blocks from the lowest offset at least {@code from} to the end of
      * its chunk, in place; returns the offset to go on from (one past the last handed over), or
-     * {@code Long.MIN_VALUE} when no block lies at or after {@code from}. Holding the monitor for
-     * one chunk only: a put waits for a chunk's worth of the reader's work at most.
+     * {@code Long.MIN_VALUE} when no block lies at or after {@code from}. Holds the lock for one
+     * chunk only (a put meanwhile queues its change).
      */
-    synchronized long read(long from, ChunkReader reader) {
-        for (int ci = chunkOf(from); ci < chunkCount; ci++) {
-            Chunk c = chunks[ci];
-            int at = c.seek(from);
-            if (at < c.n) {
-                reader.read(c.blocks, c.owners, at, c.n);
-                return c.offset(c.n - 1) + 1;
+    long read(long from, ChunkReader reader) {
+        lock.lock();
+        try {
+            applyDeferred();
+            for (int ci = chunkOf(from); ci < chunkCount; ci++) {
+                Chunk c = chunks[ci];
+                int at = c.seek(from);
+                if (at < c.n) {
+                    reader.read(c.blocks, c.owners, at, c.n);
+                    return c.offset(c.n - 1) + 1;
+                }
             }
+            return Long.MIN_VALUE;
+        } finally {
+            unlockAndApply();
         }
-        return Long.MIN_VALUE;
     }
 
     /** The chunks as they are now; copies a few arrays of about one entry for every hundred blocks. */
-    synchronized Summary summary() {
-        int from = chunks[0].n == 0 ? 1 : 0; // only the first chunk is ever empty
-        int n = chunkCount - from;
-        return new Summary(n, Arrays.copyOfRange(firsts, from, chunkCount), Arrays.copyOfRange(ends, from, chunkCount),
-                Arrays.copyOfRange(lengths, from, chunkCount), Arrays.copyOfRange(costs, from, chunkCount), maxLength);
+    Summary summary() {
+        lock.lock();
+        try {
+            applyDeferred();
+            int from = chunks[0].n == 0 ? 1 : 0; // only the first chunk is ever empty
+            int n = chunkCount - from;
+            return new Summary(n, Arrays.copyOfRange(firsts, from, chunkCount), Arrays.copyOfRange(ends, from, chunkCount),
+                    Arrays.copyOfRange(lengths, from, chunkCount), Arrays.copyOfRange(costs, from, chunkCount), maxLength);
+        } finally {
+            unlockAndApply();
+        }
     }
 
-    synchronized int size() {
-        return size;
+    int size() {
+        lock.lock();
+        try {
+            applyDeferred();
+            return size;
+        } finally {
+            unlockAndApply();
+        }
     }
 
     private static void set(Chunk c, int at, long offset, long length, long costUs, long softPin, ObjectMeta owner) {

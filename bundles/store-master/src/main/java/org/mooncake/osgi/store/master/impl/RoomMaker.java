@@ -242,7 +242,7 @@ final class RoomMaker {
     /**
      * Adds the entries of the blocks in {@code r} to {@code victims}; returns the offsets of those
      * whose owner no longer has that block published and eligible (the index changed since).
-     * Copies the blocks under the monitor, reads their owners (a cache miss or two each) after.
+     * Copies the blocks under the listing's lock, reads their owners (a cache miss or two each) after.
      */
     private static long[] victimsIn(Range r, EvictionRequest request, List<IndexEntry> victims) {
         List<ObjectMeta> owners = new ArrayList<>();

@@ -149,6 +149,54 @@ class EvictableBlocksTest {
         assertEquals(0, blocks.summary().count(), "an empty chunk is left out of the summary");
     }
 
+    /**
+     * While the evictor's side holds the lock (here a reader, parked inside its pass over a
+     * chunk), a put's or remove's change does not wait: it is queued, and applied in order
+     * before anything else the next time the lock is taken.
+     */
+    @Test
+    void changesWhileTheLockIsHeldAreQueuedNotWaitedForAndAppliedInOrder() throws Exception {
+        EvictableBlocks blocks = new EvictableBlocks();
+        ObjectMeta a = owner(1);
+        ObjectMeta b = owner(2);
+        ObjectMeta c = owner(3);
+        blocks.add(0, 64, 1.0, 0, a);
+        blocks.add(128, 64, 1.0, 0, a);
+        CountDownLatch inRead = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Long> reader = pool.submit(() -> blocks.read(Long.MIN_VALUE, (bl, owners, from, to) -> {
+                inRead.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+            assertTrue(inRead.await(10, TimeUnit.SECONDS), "the reader holds the lock");
+            Future<?> writer = pool.submit(() -> {
+                blocks.remove(0, a);            // listed: goes
+                blocks.add(256, 64, 2.0, 0, b); // a put-end
+                blocks.add(512, 64, 2.0, 0, c); // listed, then dropped again
+                blocks.remove(512, c);
+                blocks.remove(640, c);          // dropped before it is listed: stays
+                blocks.add(640, 64, 2.0, 0, c);
+            });
+            writer.get(10, TimeUnit.SECONDS); // would wait for the reader forever if a change waited for the lock
+            assertTrue(!reader.isDone(), "the reader still held the lock while the changes were made");
+            release.countDown();
+            reader.get(10, TimeUnit.SECONDS);
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+        assertEquals(List.of(new Block(128, 64, 1000, 0, a), new Block(256, 64, 2000, 0, b), new Block(640, 64, 2000, 0, c)),
+                readAll(blocks));
+        assertEquals(3, blocks.size());
+        assertEquals(64 * 3, blocks.summary().lengths()[0]);
+    }
+
     @Test
     void aReadGoesOnFromAnyOffsetToTheNextBlock() {
         EvictableBlocks blocks = new EvictableBlocks();
