@@ -46,9 +46,6 @@ final class EvictableBlocks {
         final long[] blocks = new long[FIELDS * CHUNK];
         final ObjectMeta[] owners = new ObjectMeta[CHUNK];
         int n;
-        /** Sums over the chunk's blocks, for {@link #summary}. */
-        long lengths;
-        long costsUs;
 
         void shift(int from, int to, int count) {
             System.arraycopy(blocks, FIELDS * from, blocks, FIELDS * to, FIELDS * count);
@@ -87,9 +84,10 @@ final class EvictableBlocks {
     private long[] lows = {Long.MIN_VALUE};
     private Chunk[] chunks = {new Chunk()};
     /**
-     * Each chunk's first offset, end, and summed lengths and costs, beside {@link #lows}: what
-     * {@link #summary} copies. Read from the chunks themselves, a summary took 4–5 ms at 10^6
-     * blocks, three cache misses a chunk; these arrays it copies in a few microseconds.
+     * Each chunk's first offset, end, and its blocks' lengths and costs added up, beside
+     * {@link #lows}: what {@link #summary} copies. Read from the chunks themselves, a summary took
+     * 4–5 ms at 10^6 blocks, three cache misses a chunk; these arrays it copies in a few
+     * microseconds.
      */
     private long[] firsts = {0};
     private long[] ends = {0};
@@ -133,8 +131,8 @@ final class EvictableBlocks {
         int at = c.seek(offset);
         maxLength = Math.max(maxLength, length);
         if (at < c.n && c.offset(at) == offset) {
-            uncount(c, at);
-            set(c, at, offset, length, costUs, softPinDeadlineMs, owner);
+            uncount(ci, at);
+            set(ci, at, offset, length, costUs, softPinDeadlineMs, owner);
             describe(ci);
             return;
         }
@@ -150,7 +148,7 @@ final class EvictableBlocks {
             }
         }
         c.shift(at, at + 1, c.n - at);
-        set(c, at, offset, length, costUs, softPinDeadlineMs, owner);
+        set(ci, at, offset, length, costUs, softPinDeadlineMs, owner);
         c.n++;
         size++;
         describe(ci);
@@ -237,7 +235,7 @@ final class EvictableBlocks {
                 i++;
             }
             if (i < n && offsets[i] == o) {
-                uncount(c, r);
+                uncount(ci, r);
                 size--;
                 i++;
                 continue;
@@ -305,9 +303,10 @@ final class EvictableBlocks {
         }
     }
 
-    private static void set(Chunk c, int at, long offset, long length, long costUs, long softPin, ObjectMeta owner) {
-        c.lengths += length;
-        c.costsUs += costUs;
+    private void set(int ci, int at, long offset, long length, long costUs, long softPin, ObjectMeta owner) {
+        Chunk c = chunks[ci];
+        lengths[ci] += length;
+        costs[ci] += costUs;
         c.blocks[FIELDS * at + OFFSET] = offset;
         c.blocks[FIELDS * at + LENGTH] = length;
         c.blocks[FIELDS * at + COST_US] = costUs;
@@ -315,14 +314,15 @@ final class EvictableBlocks {
         c.owners[at] = owner;
     }
 
-    private static void uncount(Chunk c, int at) {
-        c.lengths -= c.blocks[FIELDS * at + LENGTH];
-        c.costsUs -= c.blocks[FIELDS * at + COST_US];
+    private void uncount(int ci, int at) {
+        Chunk c = chunks[ci];
+        lengths[ci] -= c.blocks[FIELDS * at + LENGTH];
+        costs[ci] -= c.blocks[FIELDS * at + COST_US];
     }
 
     private void removeAt(int ci, int at) {
         Chunk c = chunks[ci];
-        uncount(c, at);
+        uncount(ci, at);
         c.shift(at + 1, at, c.n - at - 1);
         c.n--;
         c.owners[c.n] = null;
@@ -343,13 +343,11 @@ final class EvictableBlocks {
         chunks[--chunkCount] = null;
     }
 
-    /** Copies chunk {@code ci}'s first offset, end and sums into the directory. */
+    /** Copies chunk {@code ci}'s first offset and end into the directory (its sums are kept there as it changes). */
     private void describe(int ci) {
         Chunk c = chunks[ci];
         firsts[ci] = c.n == 0 ? 0 : c.offset(0);
         ends[ci] = c.n == 0 ? 0 : c.offset(c.n - 1) + c.blocks[FIELDS * (c.n - 1) + LENGTH];
-        lengths[ci] = c.lengths;
-        costs[ci] = c.costsUs;
     }
 
     /**
@@ -366,12 +364,14 @@ final class EvictableBlocks {
         Arrays.fill(c.owners, keep, CHUNK, null);
         right.n = moved;
         c.n = keep;
+        long movedLengths = 0;
+        long movedCosts = 0;
         for (int i = 0; i < moved; i++) {
-            right.lengths += right.blocks[FIELDS * i + LENGTH];
-            right.costsUs += right.blocks[FIELDS * i + COST_US];
+            movedLengths += right.blocks[FIELDS * i + LENGTH];
+            movedCosts += right.blocks[FIELDS * i + COST_US];
         }
-        c.lengths -= right.lengths;
-        c.costsUs -= right.costsUs;
+        lengths[ci] -= movedLengths;
+        costs[ci] -= movedCosts;
         if (chunkCount == chunks.length) {
             lows = Arrays.copyOf(lows, 2 * chunkCount);
             firsts = Arrays.copyOf(firsts, 2 * chunkCount);
@@ -386,6 +386,8 @@ final class EvictableBlocks {
         System.arraycopy(chunks, ci + 1, chunks, ci + 2, chunkCount - ci - 1);
         lows[ci + 1] = moved > 0 ? right.offset(0) : c.offset(CHUNK - 1) + 1;
         chunks[ci + 1] = right;
+        lengths[ci + 1] = movedLengths;
+        costs[ci + 1] = movedCosts;
         chunkCount++;
         describe(ci);
         describe(ci + 1);

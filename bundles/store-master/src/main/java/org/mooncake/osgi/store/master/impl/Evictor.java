@@ -134,9 +134,7 @@ final class Evictor {
             java.util.function.Supplier<Iterator<CandidateView>> planned) {
         long now = request.nowMs();
         long targetBytes = request.targetBytes();
-        if (lastUnlinker != null) {
-            lastUnlinker.awaitPurged(); // the last pass's purge: at most one is outstanding
-        }
+        awaitPurged(); // the last pass's: at most one purge is outstanding
         FreeBatch blocks = new FreeBatch();
         EvictionTally tally = new EvictionTally();
         Unlinker unlinker = new Unlinker(this::unlist, master.index::purge);
