@@ -47,6 +47,6 @@ echo "== operations beside an eviction round"
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/eviction-round-room.json" "$out/eviction-round-room.png" \
   "A round at 10^6 objects (aged) that also makes room for a put of 1% / 12.5% of capacity; goal 50 ms" room
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/checksummed-copy.json" "$out/checksummed-copy.png" \
-  "Copy with CRC32C over a bare copy of the same size (lower is better)" size copyOnly
+  "Checksummed copy (XXH3) over a bare copy of the same size (lower is better)" size copyOnly
 "${java[@]}" -cp "$jar" org.mooncake.osgi.benchmarks.JmhCharts "$out/placement.json" "$out/placement.png" \
   "A put (start + end + remove) by mounted segments (lower is better)" segments

@@ -89,6 +89,12 @@ public final class TransferBenchmark {
         if (args.length > 3) {
             throw new BenchArgs.Mistake("takes [OUT_DIR] [SCALE] [ROUNDS], was given " + args.length + " arguments");
         }
+        for (String a : args) {
+            if (a.startsWith("-")) { // --help would otherwise become an output directory and start a run
+                throw new BenchArgs.Mistake("takes [OUT_DIR] [SCALE] [ROUNDS] and no options, was given " + a
+                        + " (settings are system properties, such as -Dtransfer.systems=shm,tcp; see docs/benchmarks.md)");
+            }
+        }
         double scale = args.length > 1 ? BenchArgs.number("SCALE", args[1], 0, 100) : 1.0;
         int rounds = args.length > 2 ? BenchArgs.wholeNumber("ROUNDS", args[2], 1, 20) : 3;
         return new TransferBenchmark(BenchArgs.outputDirectory("OUT_DIR", args.length > 0 ? args[0] : "docs/benchmarks"),

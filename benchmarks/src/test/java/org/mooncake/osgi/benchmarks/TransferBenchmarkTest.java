@@ -69,4 +69,16 @@ class TransferBenchmarkTest {
                 org.junit.jupiter.api.Assertions.assertThrows(BenchArgs.Mistake.class,
                         () -> TransferBenchmark.parse(new String[] {out, "1", "3", "x"})).getMessage());
     }
+
+    /** {@code --help} is refused with the usage, not taken for an output directory and run. */
+    @Test
+    void anOptionIsRefusedNotTakenForTheOutputDirectory(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String message = org.junit.jupiter.api.Assertions.assertThrows(BenchArgs.Mistake.class,
+                () -> TransferBenchmark.parse(new String[] {"--help"})).getMessage();
+        org.junit.jupiter.api.Assertions.assertTrue(message.startsWith("takes [OUT_DIR] [SCALE] [ROUNDS] and no options"),
+                message);
+        org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(java.nio.file.Path.of("--help")));
+        org.junit.jupiter.api.Assertions.assertThrows(BenchArgs.Mistake.class,
+                () -> TransferBenchmark.parse(new String[] {dir.toString(), "-1"}));
+    }
 }

@@ -4,8 +4,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
 
 import org.mooncake.osgi.store.spi.transport.internal.FusedCopy;
+import org.mooncake.osgi.store.spi.transport.internal.Xxh3;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -23,7 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A copy transport's checksummed copy, side by side with a bare copy: the native kernel ({@link
  * FusedCopy}, one pass), the Java path (checksum then copy in 16 KiB steps), the checksum on
- * another thread (what copies from {@link Checksums#ASIDE_FROM} use) and the JDK's CRC32C alone.
+ * another thread (what copies from {@link Checksums#ASIDE_FROM} use), the checksum alone (XXH3,
+ * native where the kernel is, and in Java) and the JDK's CRC32C alone, the store's checksum before 2.0.
  * Buffers start on a page, as the transfer benchmark's do. Lives in the SPI's package to reach the
  * package-private paths. Where the kernel is not available its benchmark fails, saying why.
  */
@@ -65,25 +68,37 @@ public class ChecksummedCopyBenchmark {
     }
 
     @Benchmark
-    public int checksumOnly() {
-        return Checksums.crc32c(from);
+    public long checksumOnly() {
+        return Checksums.of(from);
     }
 
     @Benchmark
-    public int nativeKernel() {
+    public long javaChecksumOnly() {
+        return Xxh3.hash(from);
+    }
+
+    @Benchmark
+    public long jdkCrc32cOnly() {
+        CRC32C crc = new CRC32C();
+        crc.update(from.asByteBuffer());
+        return crc.getValue();
+    }
+
+    @Benchmark
+    public long nativeKernel() {
         if (!FusedCopy.available()) {
             throw new IllegalStateException("no native kernel here: " + FusedCopy.describe());
         }
-        return FusedCopy.copy(from, to, 0);
+        return FusedCopy.copy(from, to);
     }
 
     @Benchmark
-    public int javaInSteps() {
-        return MemoryCopy.checksumThenCopyInSteps(from, to, Checksums.SLICE);
+    public long javaInSteps() {
+        return MemoryCopy.checksumThenCopyInSteps(from, to);
     }
 
     @Benchmark
-    public int checksumOnAnotherThread() {
+    public long checksumOnAnotherThread() {
         return MemoryCopy.copyWithChecksumAside(from, to);
     }
 }

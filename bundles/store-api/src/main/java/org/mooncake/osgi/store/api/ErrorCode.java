@@ -27,7 +27,7 @@ public enum ErrorCode {
     RPC_FAIL(-900),
     UNAVAILABLE_IN_CURRENT_STATUS(-1010),
     CLIENT_NOT_FOUND(-1300),
-    /** The bytes read do not match the CRC32C recorded at put. */
+    /** The bytes read do not match the checksum recorded at put. */
     CHECKSUM_MISMATCH(-2001),
     /** The object is larger than the buffer it is read into. */
     BUFFER_TOO_SMALL(-2002),

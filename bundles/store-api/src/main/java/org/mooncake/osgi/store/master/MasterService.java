@@ -52,10 +52,11 @@ public interface MasterService {
     PutTicket putStart(String clientId, ObjectKey key, long sizeBytes, ReplicateConfig config, boolean upsert);
 
     /**
-     * Phase two: the bytes of put {@code putId} are written and match {@code crc32c}; the object
+     * Phase two: the bytes of put {@code putId} are written and hash to {@code checksum}
+     * (XXH3-64, as {@code Checksums.of} computes it); the object
      * becomes readable. INVALID_WRITE if that put is no longer the key's pending put.
      */
-    void putEnd(String clientId, ObjectKey key, long putId, int crc32c);
+    void putEnd(String clientId, ObjectKey key, long putId, long checksum);
 
     /** Abandons put {@code putId} and frees its space. */
     void putRevoke(String clientId, ObjectKey key, long putId);
@@ -88,7 +89,7 @@ public interface MasterService {
 
     default List<OpResult<Void>> putEndBatch(String clientId, List<PutCompletion> completions) {
         return completions.stream().map(c -> each(c.key(), k -> {
-            putEnd(clientId, k, c.putId(), c.crc32c());
+            putEnd(clientId, k, c.putId(), c.checksum());
             return (Void) null;
         })).toList();
     }

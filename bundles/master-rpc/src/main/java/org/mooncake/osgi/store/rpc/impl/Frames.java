@@ -10,7 +10,8 @@ import java.io.IOException;
  */
 final class Frames {
     static final int MAGIC = 0x4D43_5231;
-    static final int PROTOCOL_VERSION = 1;
+    /** 2: checksums are XXH3-64 {@code long}s (1: CRC32C {@code int}s). */
+    static final int PROTOCOL_VERSION = 2;
 
     private Frames() {
     }

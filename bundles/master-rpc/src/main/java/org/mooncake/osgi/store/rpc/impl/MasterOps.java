@@ -84,7 +84,7 @@ final class MasterOps {
         PUT_START((m, a) -> m.putStart(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class),
                 a.get(3, ReplicateConfig.class), a.get(4, Boolean.class))),
         PUT_END((m, a) -> {
-            m.putEnd(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class), a.get(3, Integer.class));
+            m.putEnd(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class), a.get(3, Long.class));
             return null;
         }),
         PUT_REVOKE((m, a) -> {

@@ -135,8 +135,8 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
     }
 
     @Override
-    public void putEnd(String clientId, ObjectKey key, long putId, int crc32c) {
-        call(MasterOps.Op.PUT_END, clientId, key, putId, crc32c);
+    public void putEnd(String clientId, ObjectKey key, long putId, long checksum) {
+        call(MasterOps.Op.PUT_END, clientId, key, putId, checksum);
     }
 
     @Override

@@ -114,7 +114,7 @@ class MasterRpcTest {
         assertEquals(List.of(moved), t.replicas().getFirst().endpoints(), "the endpoint update crossed the wire");
         assertError(ErrorCode.REPLICA_IS_NOT_READY, () -> remote.getReplicaList(k));
         remote.putEnd("c1", k, t.putId(), 77);
-        assertEquals(77, remote.getReplicaList(k).crc32c());
+        assertEquals(77, remote.getReplicaList(k).checksum());
         assertTrue(remote.exists(k));
         var info = remote.queryKey(k).orElseThrow();
         assertEquals(ObjectDataType.HIDDEN_STATE, info.dataType());
@@ -155,7 +155,7 @@ class MasterRpcTest {
         assertTrue(ended.getFirst().isOk());
         assertEquals(List.of(true, false), remote.existsBatch(keys).stream().map(OpResult::value).toList());
         var leases = remote.getReplicaListBatch(keys);
-        assertEquals(5, leases.get(0).value().crc32c());
+        assertEquals(5, leases.get(0).value().checksum());
         assertEquals(ErrorCode.OBJECT_NOT_FOUND, leases.get(1).error());
     }
 
@@ -164,6 +164,12 @@ class MasterRpcTest {
         try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 1000, 1 << 20)) {
             Messages.Response r = c.call("HELLO", Messages.CBOR.createArrayNode().add(99), 1000);
             assertEquals(ErrorCode.INVALID_VERSION.code(), r.code());
+        }
+        // version 1 sent CRC32C checksums; a master of version 2 would record them as XXH3 and fail every get
+        try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 1000, 1 << 20)) {
+            Messages.Response r = c.call("HELLO", Messages.CBOR.createArrayNode().add(1), 1000);
+            assertEquals(ErrorCode.INVALID_VERSION.code(), r.code());
+            assertTrue(r.message().contains("protocol version 1 is not served"), r.message());
         }
         try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 1000, 1 << 20)) {
             assertEquals(ErrorCode.INVALID_PARAMS.code(), c.call("STATS", null, 1000).code(), "HELLO comes first");
@@ -213,7 +219,7 @@ class MasterRpcTest {
     @Test
     void unknownOperationsAndMalformedArgumentsAreErrorsNotCrashes() throws IOException {
         try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 1000, 1 << 20)) {
-            c.call("HELLO", Messages.CBOR.createArrayNode().add(1), 1000);
+            c.call("HELLO", Messages.CBOR.createArrayNode().add(Frames.PROTOCOL_VERSION), 1000);
             assertEquals(ErrorCode.INVALID_PARAMS.code(), c.call("FLY", null, 1000).code());
             assertEquals(ErrorCode.INVALID_PARAMS.code(), c.call("EXISTS", Messages.CBOR.createArrayNode().add(42), 1000).code());
             var badKey = Messages.CBOR.createArrayNode();

@@ -1,16 +1,15 @@
 package org.mooncake.osgi.store.spi.transport;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-import java.util.zip.CRC32C;
 
 import org.mooncake.osgi.store.spi.transport.internal.FusedCopy;
+import org.mooncake.osgi.store.spi.transport.internal.Xxh3;
 
 /** A one-sided request served by a plain copy, for transports that can map the remote segment. */
 public final class MemoryCopy {
@@ -52,7 +51,7 @@ public final class MemoryCopy {
         MemorySegment to = r.op() == TransferOp.WRITE ? range : r.local();
         try {
             if (r.checksum()) {
-                return TransferStatus.done(len, copyWithChecksum(from, to, Checksums.SLICE));
+                return TransferStatus.done(len, copyWithChecksum(from, to));
             }
             MemorySegment.copy(from, 0, to, 0, len);
             return TransferStatus.done(len);
@@ -63,48 +62,44 @@ public final class MemoryCopy {
     }
 
     /**
-     * Each step is checksummed, then copied while it is still in L1. Measured on a 2-vCPU EPYC VM,
-     * 1 MiB from a {@code /dev/shm} mapping, p50: checksum then copy in 8–16 KiB steps 33 µs;
-     * as two whole passes 40 µs; copy first and then checksum either side, in any step, 41–43 µs
-     * (the pass that misses the cache must be the checksum, whose arithmetic hides the misses);
-     * 32 KiB steps and more no longer fit L1 beside the copy's writes. The copy alone 22 µs.
+     * Each step is checksummed, then copied while it is still in L1 (measured with CRC32C on a
+     * 2-vCPU EPYC VM, 1 MiB from a {@code /dev/shm} mapping: 33 µs in 8–16 KiB steps against 40 µs
+     * as two whole passes; the pass that misses the cache must be the checksum, whose arithmetic
+     * hides the misses). A multiple of {@link Xxh3#BLOCK}.
      */
     static final long CHECKSUM_STEP = 16 * 1024;
 
     /**
-     * Copies {@code from} into {@code to} (same size) and returns the CRC32C. For a READ that is
+     * Copies {@code from} into {@code to} (same size) and returns the checksum. For a READ that is
      * of the remote bytes as the copy reads them: a leased block never changes (the master frees
      * it only after the lease), and a change during the copy leaves a mix that fails the check.
-     * With the native kernel ({@link FusedCopy}) in one pass at every size, each byte read once:
-     * from 32 MB on it is as fast as the Java copy with the checksum on another thread (JMH
-     * {@code ChecksummedCopyBenchmark}: 1.1–1.7 ms against 1.5–1.6 at 32 MB, 13.4 against 13.2 ms
-     * at 206 MB) and leaves the other core free. Without it, in Java: from {@link
-     * Checksums#ASIDE_FROM} with the checksum on another thread, below in steps ({@code window}
-     * bytes per buffer view).
+     * With the native kernel ({@link FusedCopy}) in one pass at every size, each byte read once
+     * (on our Zen 4 VM a 64 KiB copy with XXH3 took 1.3x a bare copy; with CRC32C, the checksum
+     * before 2.0, 1.9x). Without it, in Java: from {@link Checksums#ASIDE_FROM} with the checksum
+     * on another thread, below in steps.
      */
-    static int copyWithChecksum(MemorySegment from, MemorySegment to, long window) {
+    static long copyWithChecksum(MemorySegment from, MemorySegment to) {
         if (FusedCopy.available()) {
-            return FusedCopy.copy(from, to, 0);
+            return FusedCopy.copy(from, to);
         }
-        return Checksums.worthAside(from) ? copyWithChecksumAside(from, to) : checksumThenCopyInSteps(from, to, window);
+        return Checksums.worthAside(from) ? copyWithChecksumAside(from, to) : checksumThenCopyInSteps(from, to);
     }
 
     /**
      * Each step's source checksummed just before it is copied: two passes, the second in cache.
      * Only a write outside the store's protocol inside one step could pass unseen.
      */
-    static int checksumThenCopyInSteps(MemorySegment from, MemorySegment to, long window) {
-        CRC32C crc = new CRC32C();
+    static long checksumThenCopyInSteps(MemorySegment from, MemorySegment to) {
+        Xxh3.Blocks hash = new Xxh3.Blocks();
         long len = from.byteSize();
-        for (long start = 0; start < len; start += window) {
-            ByteBuffer view = from.asSlice(start, Math.min(window, len - start)).asByteBuffer();
-            for (int at = 0; at < view.capacity(); at += (int) CHECKSUM_STEP) {
-                int n = (int) Math.min(CHECKSUM_STEP, view.capacity() - at);
-                crc.update(view.limit(at + n).position(at));
-                MemorySegment.copy(from, start + at, to, start + at, n);
-            }
+        long start = 0;
+        for (; len - start > CHECKSUM_STEP; start += CHECKSUM_STEP) {
+            hash.blocks(from, start, CHECKSUM_STEP);
+            MemorySegment.copy(from, start, to, start, CHECKSUM_STEP);
         }
-        return (int) crc.getValue();
+        long checksum = hash.last(from, start, len - start, len);
+        MemorySegment.copy(from, start, to, start, len - start);
+        return checksum;
     }
 
     /**
@@ -115,11 +110,11 @@ public final class MemoryCopy {
      * sound for the same reason (a leased block does not change), but a write outside the store's
      * protocol during the transfer could pass unseen.
      */
-    static int copyWithChecksumAside(MemorySegment from, MemorySegment to) {
-        CompletableFuture<Integer> crc = Checksums.aside(from);
+    static long copyWithChecksumAside(MemorySegment from, MemorySegment to) {
+        CompletableFuture<Long> checksum = Checksums.aside(from);
         MemorySegment.copy(from, 0, to, 0, from.byteSize());
         try {
-            return crc.join();
+            return checksum.join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException re ? re : e; // a closed arena, as for the copy
         }

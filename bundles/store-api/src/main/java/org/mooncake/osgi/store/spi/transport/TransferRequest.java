@@ -8,7 +8,7 @@ import org.mooncake.osgi.store.master.SegmentEndpoint;
  * Move all of {@code local} to or from {@code remoteOffset} in the remote segment. {@code local}
  * should be registered with the transport first where the transport needs that (RDMA, GPU).
  *
- * <p>{@code checksum} asks for the CRC32C of the bytes moved in the status: of {@code local} for a
+ * <p>{@code checksum} asks for the checksum ({@link Checksums#of}) of the bytes moved in the status: of {@code local} for a
  * WRITE, of the remote bytes as they were read for a READ. A transport may compute it beside the
  * copy, while each piece is in cache, which costs less than a separate pass; one that cannot
  * returns no checksum and the caller computes it itself.

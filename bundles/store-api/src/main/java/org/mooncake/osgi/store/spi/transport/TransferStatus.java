@@ -1,31 +1,31 @@
 package org.mooncake.osgi.store.spi.transport;
 
-import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * How one request of a batch ended: all bytes moved, or a failure with a reason. A transport
- * that honoured {@link TransferRequest#checksum()} reports the CRC32C of the bytes it moved, as
- * that request defines them.
+ * that honoured {@link TransferRequest#checksum()} reports the checksum ({@link Checksums#of}) of
+ * the bytes it moved, as that request defines them.
  */
-public record TransferStatus(boolean completed, long bytes, String error, OptionalInt crc32c) {
+public record TransferStatus(boolean completed, long bytes, String error, OptionalLong checksum) {
     public TransferStatus {
-        if (crc32c == null) {
-            throw new IllegalArgumentException("crc32c is required; use OptionalInt.empty()");
+        if (checksum == null) {
+            throw new IllegalArgumentException("checksum is required; use OptionalLong.empty()");
         }
     }
 
-    /** A status without a checksum (the form before 1.1). */
+    /** A status without a checksum. */
     public TransferStatus(boolean completed, long bytes, String error) {
-        this(completed, bytes, error, OptionalInt.empty());
+        this(completed, bytes, error, OptionalLong.empty());
     }
 
     public static TransferStatus done(long bytes) {
         return new TransferStatus(true, bytes, null);
     }
 
-    /** Done, with the CRC32C of the bytes moved. */
-    public static TransferStatus done(long bytes, int crc32c) {
-        return new TransferStatus(true, bytes, null, OptionalInt.of(crc32c));
+    /** Done, with the checksum of the bytes moved. */
+    public static TransferStatus done(long bytes, long checksum) {
+        return new TransferStatus(true, bytes, null, OptionalLong.of(checksum));
     }
 
     public static TransferStatus failed(String error) {

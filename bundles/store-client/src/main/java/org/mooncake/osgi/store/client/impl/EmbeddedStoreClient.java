@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,7 +38,7 @@ import org.mooncake.osgi.store.spi.transport.Transport;
 /**
  * The client: asks the master where, moves bytes through a transport, and never lets a torn or
  * corrupt object through: a put is published only after every replica is written (else it is
- * revoked), and a get checks the CRC32C recorded at put before it returns a byte; a read that
+ * revoked), and a get checks the checksum (XXH3-64) recorded at put before it returns a byte; a read that
  * outlives its lease is made again under a fresh one (twice at most), then fails with LEASE_EXPIRED.
  *
  * <p>Thread-safe; holds no lock while bytes move.
@@ -148,11 +148,11 @@ public final class EmbeddedStoreClient implements StoreClient {
             // A large object's checksum is computed on another thread while its bytes travel
             // (both only read the source), unless the first replica's transport computes it in
             // the same pass as its copy; a smaller one's by the transport beside its copy where it can.
-            java.util.concurrent.CompletableFuture<Integer> aside =
+            java.util.concurrent.CompletableFuture<Long> aside =
                     Checksums.worthAside(source) && !firstTransport(put).checksumsInOnePass() ? Checksums.aside(source) : null;
-            OptionalInt moved = transports.runAll(writes(source, put, aside == null));
-            int crc = aside != null ? aside.join() : moved.orElseGet(() -> Checksums.crc32c(source));
-            master.putEnd(clientId, k, put.putId(), crc);
+            OptionalLong moved = transports.runAll(writes(source, put, aside == null));
+            long checksum = aside != null ? aside.join() : moved.orElseGet(() -> Checksums.of(source));
+            master.putEnd(clientId, k, put.putId(), checksum);
         } catch (RuntimeException e) {
             try {
                 master.putRevoke(clientId, k, put.putId());
@@ -243,7 +243,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         }
         StoreException last = null; // made only when a read fails: an exception costs its stack trace
         for (ReplicaLocation r : order) {
-            OptionalInt moved;
+            OptionalLong moved;
             long startMs = clock.millis();
             SegmentEndpoint from;
             try {
@@ -260,7 +260,7 @@ public final class EmbeddedStoreClient implements StoreClient {
                         + (endMs - lease.leaseExpiresAtMs()) + " ms (it took " + (endMs - startMs)
                         + " ms); the bytes may have been reused");
             }
-            if (moved.orElseGet(() -> Checksums.crc32c(target)) == lease.crc32c()) {
+            if (moved.orElseGet(() -> Checksums.of(target)) == lease.checksum()) {
                 return;
             }
             transports.checksumMismatch(from.protocol());
@@ -384,9 +384,9 @@ public final class EmbeddedStoreClient implements StoreClient {
             }
             PutTicket put = t.value();
             try {
-                OptionalInt moved = transports.runAll(writes(e.getValue(), put, true));
-                int crc = moved.orElseGet(() -> Checksums.crc32c(e.getValue()));
-                written.add(new PutCompletion(keys.get(j), put.putId(), crc));
+                OptionalLong moved = transports.runAll(writes(e.getValue(), put, true));
+                long checksum = moved.orElseGet(() -> Checksums.of(e.getValue()));
+                written.add(new PutCompletion(keys.get(j), put.putId(), checksum));
                 writtenAt.add(i);
             } catch (StoreException bad) {
                 failed.add(new PutCompletion(keys.get(j), put.putId(), 0));

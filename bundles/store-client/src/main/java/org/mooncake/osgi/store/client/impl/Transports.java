@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
@@ -113,7 +113,7 @@ final class Transports {
      * checksum a transport reported for a request that asked for one (callers ask in one request
      * at most). Counts every request in {@link #counts}.
      */
-    OptionalInt runAll(List<TransferRequest> requests) {
+    OptionalLong runAll(List<TransferRequest> requests) {
         List<List<TransferRequest>> batches = batchesByProtocol(requests);
         List<CompletableFuture<List<TransferStatus>>> inFlight = new ArrayList<>(batches.size());
         for (List<TransferRequest> batch : batches) {
@@ -129,7 +129,7 @@ final class Transports {
             }
         }
         String failure = null;
-        OptionalInt crc = OptionalInt.empty();
+        OptionalLong checksum = OptionalLong.empty();
         for (int b = 0; b < batches.size(); b++) {
             List<TransferRequest> batch = batches.get(b);
             try {
@@ -144,7 +144,7 @@ final class Transports {
                     if (!s.completed() && failure == null) {
                         failure = s.error();
                     }
-                    crc = crc.isPresent() ? crc : s.crc32c();
+                    checksum = checksum.isPresent() ? checksum : s.checksum();
                 }
             } catch (RuntimeException e) {
                 batch.forEach(r -> counts.finished(r, false));
@@ -157,7 +157,7 @@ final class Transports {
         if (failure != null) {
             throw new StoreException(ErrorCode.TRANSFER_FAIL, requests.getFirst().op() + " failed: " + failure);
         }
-        return crc;
+        return checksum;
     }
 
     /** What this client's transfers have moved, by protocol. */

@@ -191,8 +191,8 @@ class EmbeddedStoreClientTest {
                 List<TransferStatus> out = new java.util.ArrayList<>();
                 for (int i = 0; i < batch.size(); i++) {
                     TransferStatus s = statuses.get(i);
-                    boolean lie = batch.get(i).op() == lieOn && s.crc32c().isPresent();
-                    out.add(lie ? TransferStatus.done(s.bytes(), s.crc32c().getAsInt() + 1) : s);
+                    boolean lie = batch.get(i).op() == lieOn && s.checksum().isPresent();
+                    out.add(lie ? TransferStatus.done(s.bytes(), s.checksum().getAsLong() + 1) : s);
                 }
                 return out;
             });
@@ -207,9 +207,8 @@ class EmbeddedStoreClientTest {
         new java.util.Random(3).nextBytes(v);
         f.client.put("honest", v, ReplicateConfig.builder().replicaCount(2).build());
         assertArrayEquals(v, f.client.get("honest"));
-        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-        crc.update(v);
-        assertEquals((int) crc.getValue(), f.master.queryKey(ObjectKey.of("honest")).orElseThrow().crc32c());
+        assertEquals(org.mooncake.osgi.store.spi.transport.Checksums.of(java.lang.foreign.MemorySegment.ofArray(v)),
+                f.master.queryKey(ObjectKey.of("honest")).orElseThrow().checksum());
         // one checksum per put (the first replica's write) and one per get
         assertEquals(List.of(true, false, true), t.seen.stream().map(TransferRequest::checksum).toList());
 
@@ -231,7 +230,7 @@ class EmbeddedStoreClientTest {
                 MasterService.class.getClassLoader(), new Class<?>[] {MasterService.class}, (proxy, method, args) -> {
                     Object out = method.invoke(real, args);
                     return out instanceof ReadLease l
-                            ? new ReadLease(l.sizeBytes(), l.crc32c(), l.dataType(), List.of(), l.leaseExpiresAtMs()) : out;
+                            ? new ReadLease(l.sizeBytes(), l.checksum(), l.dataType(), List.of(), l.leaseExpiresAtMs()) : out;
                 });
         EmbeddedStoreClient reader = EmbeddedStoreClient.create(noReplicas, List.of(new LocalTransport()), "c2", "default",
                 "local", f.clock);

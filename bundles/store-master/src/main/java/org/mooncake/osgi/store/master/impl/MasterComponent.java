@@ -223,8 +223,8 @@ public final class MasterComponent implements MasterService {
     }
 
     @Override
-    public void putEnd(String clientId, ObjectKey key, long putId, int crc32c) {
-        master.putEnd(clientId, key, putId, crc32c);
+    public void putEnd(String clientId, ObjectKey key, long putId, long checksum) {
+        master.putEnd(clientId, key, putId, checksum);
     }
 
     @Override

@@ -385,7 +385,7 @@ public final class StoreMaster implements MasterService {
     }
 
     @Override
-    public void putEnd(String clientId, ObjectKey key, long putId, int crc32c) {
+    public void putEnd(String clientId, ObjectKey key, long putId, long checksum) {
         requireClient(clientId);
         StoreException.require(key != null, "key is required");
         long now = now();
@@ -398,7 +398,7 @@ public final class StoreMaster implements MasterService {
                 throw new StoreException(ErrorCode.OBJECT_NOT_FOUND,
                         "the put of " + key + " was cancelled while being written (removed, or a segment was lost); revoke it");
             }
-            Version next = m.pending.withCrc(crc32c);
+            Version next = m.pending.withChecksum(checksum);
             Version old = takeCurrent(m);
             if (old != null) {
                 // Readers may hold a lease on the old bytes; free them when it ends.
@@ -468,7 +468,7 @@ public final class StoreMaster implements MasterService {
                     o.hit(view, previousAccess, m.lastAccessMs);
                 }
             }
-            return new ReadLease(v.sizeBytes(), v.crc32c(), v.config().dataType(),
+            return new ReadLease(v.sizeBytes(), v.checksum(), v.config().dataType(),
                     Replica.locations(v.replicas()), m.leaseExpiresAtMs);
         } finally {
             shard.unlock();
@@ -553,7 +553,7 @@ public final class StoreMaster implements MasterService {
             }
             String state = current != null ? "COMPLETE" : m.pendingAborted ? "CANCELLED" : "PROCESSING";
             return Optional.of(new ObjectInfo(key, state, v.sizeBytes(),
-                    v.config().dataType(), v.crc32c(), m.putTimeMs, m.leaseExpiresAtMs, m.softPinDeadlineMs,
+                    v.config().dataType(), v.checksum(), m.putTimeMs, m.leaseExpiresAtMs, m.softPinDeadlineMs,
                     m.hardPinned, m.hits, v.config().recomputeCostMs(), v.config().groupId(), v.config().groupOnly(),
                     Replica.locations(v.replicas())));
         } finally {

@@ -9,15 +9,15 @@ import org.mooncake.osgi.store.api.ReplicateConfig;
  * Immutable except that a dead segment's replica may be dropped, which yields a new version.
  */
 record Version(long putId, String writerId, long sizeBytes, ReplicateConfig config, List<Replica> replicas, long startMs,
-        int crc32c) {
+        long checksum) {
 
-    Version withCrc(int crc) {
-        return new Version(putId, writerId, sizeBytes, config, replicas, startMs, crc);
+    Version withChecksum(long checksum) {
+        return new Version(putId, writerId, sizeBytes, config, replicas, startMs, checksum);
     }
 
     Version without(Segment dead) {
         return new Version(putId, writerId, sizeBytes, config,
-                replicas.stream().filter(r -> r.segment() != dead).toList(), startMs, crc32c);
+                replicas.stream().filter(r -> r.segment() != dead).toList(), startMs, checksum);
     }
 
     boolean uses(Segment s) {

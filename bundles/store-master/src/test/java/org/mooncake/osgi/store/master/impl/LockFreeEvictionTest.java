@@ -171,7 +171,7 @@ class LockFreeEvictionTest {
         f.master.heartbeat("owner");
         m.runHousekeeping();
         assertEquals(OffsetAllocator.blockSize(BLOCK), m.stats().usedBytes(), "only the upsert's block is used");
-        assertEquals(7, m.queryKey(key).orElseThrow().crc32c());
+        assertEquals(7, m.queryKey(key).orElseThrow().checksum());
     }
 
     @Test

@@ -42,7 +42,7 @@ class StoreMasterTest {
         m.putEnd("c1", k("a"), put1, 7);
         ReadLease lease = m.getReplicaList(k("a"));
         assertEquals(1000, lease.sizeBytes());
-        assertEquals(7, lease.crc32c());
+        assertEquals(7, lease.checksum());
         assertTrue(m.exists(k("a")));
     }
 
@@ -186,7 +186,7 @@ class StoreMasterTest {
         f.clock.advance(1);
         m.runHousekeeping();
         assertEquals(1024, m.stats().usedBytes());
-        assertEquals(5, m.getReplicaList(k("a")).crc32c());
+        assertEquals(5, m.getReplicaList(k("a")).checksum());
     }
 
     @Test
@@ -286,7 +286,7 @@ class StoreMasterTest {
         assertEquals(2L * n / 3, m.stats().processingPuts(), "the early ones left open are reclaimed");
         assertEquals(2L * n / 3 * 1024 + 2L * n / 3 * 1024, m.stats().usedBytes(), "the ended ones and the late pending");
         for (int i = 0; i < n; i += 3) {
-            assertEquals(i, m.getReplicaList(k("early-" + i)).crc32c());
+            assertEquals(i, m.getReplicaList(k("early-" + i)).checksum());
             assertFalse(m.queryKey(k("early-" + (i + 2))).isPresent(), "reclaimed whole");
             m.putEnd("c1", k("late-" + i), late[i], 7); // still its writer's to end
         }

@@ -32,6 +32,6 @@ class SupersededPutTest {
         assertEquals("PROCESSING", m.queryKey(k("a")).orElseThrow().state());
         m.putEnd("c1", k("a"), second, 2);
         assertEquals(2000, m.getReplicaList(k("a")).sizeBytes());
-        assertEquals(2, m.getReplicaList(k("a")).crc32c());
+        assertEquals(2, m.getReplicaList(k("a")).checksum());
     }
 }

@@ -14,10 +14,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
- * Copy and CRC32C in one pass, through the native kernel in {@code src/main/c/mooncake_copy.c}
- * (AVX-512 with VPCLMULQDQ, called through FFM). The JDK checksums about as fast as it copies,
- * so a checksummed transfer in Java costs two passes; this costs one (on our Zen 4 VM a 64 KiB
- * copy with its CRC32C took 1.2 µs, against 0.6 µs to copy and 1.2 µs to checksum).
+ * Copy and checksum (XXH3-64, {@link Xxh3}) in one pass, through the native kernel in {@code
+ * src/main/c/mooncake_copy.c} (AVX-512 or AVX2, called through FFM). In Java a checksummed
+ * transfer costs two passes; this costs one (on our Zen 4 VM a 64 KiB copy with its XXH3 took
+ * 0.88 µs, against 0.66 µs to copy alone). The same kernel hashes without copying ({@link #hash}).
  *
  * <p>The kernel ships in this bundle where the build had gcc (linux x86-64); it is written to a
  * temporary file, opened, and the file removed. Where it is missing, the CPU lacks the
@@ -25,14 +25,23 @@ import java.util.Locale;
  * #available} is false and callers copy and checksum in Java; {@link #describe} says why.
  */
 public final class FusedCopy {
-    /** Set to {@code false} to copy and checksum in Java (an operator's way out, and A/B runs). */
+    /**
+     * {@code false} copies and checksums in Java (an operator's way out, and A/B runs); {@code avx2}
+     * keeps the kernel to 256-bit lanes where the CPU has AVX-512 (for CPUs that slow down on it).
+     */
     public static final String PROPERTY = "mooncake.copy.native";
     static final String RESOURCE = "/native/linux-x86_64/libmooncake-copy.so";
     /**
      * Bytes per native call: a critical call holds off the garbage collector (it may read heap
-     * arrays in place), so a large copy goes in pieces of about 25 µs each.
+     * arrays in place), so a large copy goes in pieces of about 25 µs each. Whole XXH3 blocks.
      */
     static final long CALL_BYTES = 1L << 20;
+    private static final FunctionDescriptor COPY_WHOLE = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
+            ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
+    private static final FunctionDescriptor COPY_BLOCKS = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS,
+            ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
+    private static final FunctionDescriptor COPY_LAST = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
+            ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
     private static final System.Logger LOG = System.getLogger(FusedCopy.class.getName());
     private static final Kernel KERNEL = Kernel.load(System.getProperty(PROPERTY, "true"),
             System.getProperty("os.name", ""), System.getProperty("os.arch", ""));
@@ -40,13 +49,14 @@ public final class FusedCopy {
     private FusedCopy() {
     }
 
-    record Kernel(MethodHandle copy, String why) {
+    /** The kernel's entry points (see the C file), or none and why. */
+    record Kernel(MethodHandle whole, MethodHandle start, MethodHandle blocks, MethodHandle last, String why) {
         static Kernel off(String why) {
             LOG.log(System.Logger.Level.INFO, "checksummed copies take two passes in Java: {0}", why);
-            return new Kernel(null, why);
+            return new Kernel(null, null, null, null, why);
         }
 
-        /** The kernel for this setting of {@link #PROPERTY}, os name and arch; {@code copy} null when off. */
+        /** The kernel for this setting of {@link #PROPERTY}, os name and arch; the handles null when off. */
         static Kernel load(String property, String osName, String arch) {
             if ("false".equalsIgnoreCase(property)) {
                 return off("turned off by -D" + PROPERTY + "=false");
@@ -70,24 +80,36 @@ public final class FusedCopy {
                 Linker linker = Linker.nativeLinker();
                 MethodHandle kernel = linker.downcallHandle(library.find("mc_copy_kernel").orElseThrow(),
                         FunctionDescriptor.of(ValueLayout.JAVA_INT));
-                if ((int) kernel.invokeExact() == 0) {
-                    return off("this CPU lacks AVX-512 with VPCLMULQDQ");
+                int width = (int) kernel.invokeExact();
+                if ("avx2".equalsIgnoreCase(property)) {
+                    MethodHandle limit = linker.downcallHandle(library.find("mc_copy_kernel_limit").orElseThrow(),
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+                    width = (int) limit.invokeExact(1);
                 }
-                MethodHandle copy = linker.downcallHandle(library.find("mc_copy_crc32c").orElseThrow(),
-                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
-                                ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT),
-                        Linker.Option.critical(true));
-                LOG.log(System.Logger.Level.INFO, "checksummed copies take one pass (native AVX-512 kernel)");
-                return new Kernel(copy, "native AVX-512 kernel");
+                if (width == 0) {
+                    return off("this CPU has neither AVX-512 nor AVX2");
+                }
+                String name = "native " + (width == 2 ? "AVX-512" : "AVX2") + " kernel";
+                LOG.log(System.Logger.Level.INFO, "checksummed copies take one pass ({0})", name);
+                return new Kernel(
+                        linker.downcallHandle(library.find("mc_copy_xxh3").orElseThrow(), COPY_WHOLE,
+                                Linker.Option.critical(true)),
+                        linker.downcallHandle(library.find("mc_xxh3_start").orElseThrow(),
+                                FunctionDescriptor.ofVoid(ValueLayout.ADDRESS)),
+                        linker.downcallHandle(library.find("mc_copy_xxh3_blocks").orElseThrow(), COPY_BLOCKS,
+                                Linker.Option.critical(true)),
+                        linker.downcallHandle(library.find("mc_copy_xxh3_last").orElseThrow(), COPY_LAST,
+                                Linker.Option.critical(true)),
+                        name);
             } catch (Throwable e) { // IllegalCallerException where native access is denied, IOException, ...
                 return off(e.toString());
             }
         }
     }
 
-    /** Whether {@link #copy} may be called. */
+    /** Whether {@link #copy} and {@link #hash} may be called. */
     public static boolean available() {
-        return KERNEL.copy != null;
+        return KERNEL.last != null;
     }
 
     /** What copies checksummed transfers: the native kernel, or why not. */
@@ -97,31 +119,63 @@ public final class FusedCopy {
 
     /**
      * Copies {@code from} into {@code to} (same size, not overlapping; heap or native) and returns
-     * the CRC32C of the bytes, continued from {@code crc} as {@link java.util.zip.CRC32C} would.
-     * Each byte is read once: the checksum is of exactly what landed. Fails as {@link
-     * MemorySegment#copy} does: a read-only target, a closed arena or another thread's memory.
+     * the XXH3-64 of the bytes. Each byte is read once (but for the last 64, read twice): the
+     * checksum is of exactly what landed. Fails as {@link MemorySegment#copy} does: a read-only
+     * target, a closed arena or another thread's memory.
      */
-    public static int copy(MemorySegment from, MemorySegment to, int crc) {
-        if (KERNEL.copy == null) {
-            throw new IllegalStateException("no native copy kernel: " + KERNEL.why);
-        }
-        long len = from.byteSize();
-        if (to.byteSize() != len) {
-            throw new IndexOutOfBoundsException("copy of " + len + " bytes into " + to.byteSize());
+    public static long copy(MemorySegment from, MemorySegment to) {
+        return copy(KERNEL, from, to);
+    }
+
+    static long copy(Kernel kernel, MemorySegment from, MemorySegment to) {
+        if (to.byteSize() != from.byteSize()) {
+            throw new IndexOutOfBoundsException("copy of " + from.byteSize() + " bytes into " + to.byteSize());
         }
         if (to.isReadOnly()) {
             throw new UnsupportedOperationException("read-only target");
         }
-        for (long off = 0; off < len; off += CALL_BYTES) {
-            long n = Math.min(CALL_BYTES, len - off);
-            crc = call(to.asSlice(off, n), from.asSlice(off, n), n, crc);
-        }
-        return crc;
+        return run(kernel, from, to);
     }
 
-    private static int call(MemorySegment to, MemorySegment from, long n, int crc) {
+    /** The XXH3-64 of {@code data}, as {@link Xxh3#hash} computes it. */
+    public static long hash(MemorySegment data) {
+        return hash(KERNEL, data);
+    }
+
+    static long hash(Kernel kernel, MemorySegment data) {
+        return run(kernel, data, MemorySegment.NULL);
+    }
+
+    /**
+     * In one call up to {@link #CALL_BYTES} and a block; beyond, in pieces of {@link #CALL_BYTES}
+     * but the last, which is more than {@link Xxh3#BLOCK} bytes, so that the hash's final stripe
+     * lies within it. {@code to} NULL: hash only.
+     */
+    private static long run(Kernel kernel, MemorySegment from, MemorySegment to) {
+        if (kernel.last == null) {
+            throw new IllegalStateException("no native copy kernel: " + kernel.why);
+        }
+        long len = from.byteSize();
+        boolean copy = to != MemorySegment.NULL;
         try {
-            return (int) KERNEL.copy.invokeExact(to, from, n, crc);
+            if (len <= CALL_BYTES + Xxh3.BLOCK) {
+                return (long) kernel.whole.invokeExact(to, from, len);
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(64, 64);
+            kernel.start.invokeExact(state);
+            long off = 0;
+            for (; len - off > CALL_BYTES + Xxh3.BLOCK; off += CALL_BYTES) {
+                MemorySegment into = copy ? to.asSlice(off, CALL_BYTES) : to;
+                kernel.blocks.invokeExact(state, into, from.asSlice(off, CALL_BYTES), CALL_BYTES);
+            }
+            MemorySegment into = copy ? to.asSlice(off) : to;
+            return (long) kernel.last.invokeExact(state, into, from.asSlice(off), len - off, len);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
