@@ -38,21 +38,43 @@ final class Unlinker implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Unlinker.class.getName());
     /** Large enough that a hand-over costs nothing beside the removals, small enough to start early. */
     private static final int BATCH = 2048;
-    private static final List<IndexEntry> END = List.of();
+    private static final Batch END = new Batch();
 
-    private final Consumer<List<IndexEntry>> unlist;
+    private final Consumer<Batch> unlist;
     private final Consumer<List<IndexEntry>> purge;
-    private final BlockingQueue<List<IndexEntry>> batches = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Batch> batches = new LinkedBlockingQueue<>();
     private final CountDownLatch unlisted = new CountDownLatch(1);
     private final Thread worker;
-    private List<IndexEntry> batch = new ArrayList<>(BATCH);
+    private Batch batch = new Batch();
+
+    /**
+     * Victims, with where each single-replica one is listed (its segment, null for the others, and
+     * offset), read by the pass while it has the entry in cache: read on this thread instead, that
+     * was a cache miss per victim, most of the time it spent unlisting.
+     */
+    static final class Batch {
+        final List<IndexEntry> entries = new ArrayList<>(BATCH);
+        final Segment[] segments = new Segment[BATCH];
+        final long[] offsets = new long[BATCH];
+
+        void add(IndexEntry e) {
+            int i = entries.size();
+            segments[i] = e.replicaCount() == 1 ? e.firstSegment : null;
+            offsets[i] = e.firstOffset;
+            entries.add(e);
+        }
+
+        int size() {
+            return entries.size();
+        }
+    }
 
     /**
      * {@code unlist} and {@code purge} are the evictor's (the room search's listing, then the lease
      * orders' {@link CandidateIndex#purge}), or stand-ins in tests: {@code unlist} gets batches as
      * they come, {@code purge} every victim at once, sorted by lease, once all are unlisted.
      */
-    Unlinker(Consumer<List<IndexEntry>> unlist, Consumer<List<IndexEntry>> purge) {
+    Unlinker(Consumer<Batch> unlist, Consumer<List<IndexEntry>> purge) {
         this.unlist = unlist;
         this.purge = purge;
         this.worker = Thread.ofVirtual().name("eviction-unlink").start(this::work);
@@ -63,7 +85,7 @@ final class Unlinker implements AutoCloseable {
         batch.add(e);
         if (batch.size() == BATCH) {
             batches.add(batch);
-            batch = new ArrayList<>(BATCH);
+            batch = new Batch();
         }
     }
 
@@ -72,7 +94,7 @@ final class Unlinker implements AutoCloseable {
     public void close() {
         batches.add(batch);
         batches.add(END);
-        batch = new ArrayList<>();
+        batch = new Batch();
         boolean interrupted = false;
         while (unlisted.getCount() > 0) {
             try {
@@ -106,9 +128,9 @@ final class Unlinker implements AutoCloseable {
     private void work() {
         List<IndexEntry> toPurge = new ArrayList<>();
         try {
-            for (List<IndexEntry> b = batches.take(); b != END; b = batches.take()) {
+            for (Batch b = batches.take(); b != END; b = batches.take()) {
                 unlist.accept(b);
-                toPurge.addAll(b);
+                toPurge.addAll(b.entries);
             }
         } catch (InterruptedException e) {
             // nobody else holds this thread; if someone interrupts it, the rest stay in the lease

@@ -1,7 +1,10 @@
 package org.mooncake.osgi.store.master.impl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,6 +12,9 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.master.SegmentDescriptor;
 
 class UnlinkerTest {
     @Test
@@ -71,6 +77,28 @@ class UnlinkerTest {
         u.awaitPurged();
         assertEquals(n, unlistedWhenPurged.get(), "the purge starts once every entry is unlisted");
         assertEquals(n, purged.get());
+    }
+
+    /** A batch says where each single-replica victim is listed; the others are listed nowhere. */
+    @Test
+    void aBatchCarriesTheListingOfSingleReplicaVictimsOnly() {
+        Segment s1 = new Segment(new SegmentDescriptor("s1", "c1", 1 << 20, List.of()));
+        Segment s2 = new Segment(new SegmentDescriptor("s2", "c1", 1 << 20, List.of()));
+        Unlinker.Batch b = new Unlinker.Batch();
+        b.add(entry(List.of(new Replica(s1, 4096, 100))));
+        b.add(entry(List.of(new Replica(s2, 8192, 100), new Replica(s1, 0, 100))));
+        b.add(IndexEntry.EVICTED);
+        assertEquals(3, b.size());
+        assertSame(s1, b.segments[0]);
+        assertEquals(4096, b.offsets[0]);
+        assertNull(b.segments[1]);
+        assertNull(b.segments[2]);
+    }
+
+    private static IndexEntry entry(List<Replica> replicas) {
+        ObjectMeta m = new ObjectMeta(ObjectKey.of("k" + replicas.size()));
+        m.current(new Version(1, "writer", 100, ReplicateConfig.DEFAULT, replicas, 0, 0));
+        return new IndexEntry(m, null);
     }
 
     @Test
