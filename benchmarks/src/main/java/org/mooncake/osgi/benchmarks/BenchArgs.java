@@ -17,11 +17,29 @@ import java.util.stream.Collectors;
  */
 public final class BenchArgs {
     /** A command line the program cannot run with. */
-    public static final class Mistake extends IllegalArgumentException {
+    public static class Mistake extends IllegalArgumentException {
         private static final long serialVersionUID = 1L;
 
         public Mistake(String message) {
             super(message);
+        }
+    }
+
+    /** {@code --help} or {@code -h} was given: its message is the usage, printed with exit status 0. */
+    public static final class Help extends Mistake {
+        private static final long serialVersionUID = 1L;
+
+        public Help(String usage) {
+            super(usage);
+        }
+    }
+
+    /** Throws {@link Help} with {@code usage} if {@code args} ask for it, wherever they do. */
+    public static void helpIfAsked(String[] args, String usage) {
+        for (String a : args) {
+            if (a.equals("--help") || a.equals("-h")) {
+                throw new Help(usage);
+            }
         }
     }
 
@@ -41,6 +59,10 @@ public final class BenchArgs {
     public static <T> T orExit(String command, Step<T> step) {
         try {
             return step.run();
+        } catch (Help h) {
+            System.out.println(h.getMessage());
+            System.exit(0);
+            throw new AssertionError("unreachable");
         } catch (Mistake | IOException e) {
             System.err.println(command + ": " + e.getMessage());
             System.exit(2);

@@ -85,7 +85,16 @@ public final class TransferBenchmark {
     }
 
     /** The benchmark {@code args} ask for; a {@link BenchArgs.Mistake} names what is wrong with them. */
+    static final String USAGE = """
+            usage: mooncake bench transfer [OUT_DIR] [SCALE] [ROUNDS]
+              OUT_DIR  where transfer.json and the charts go (docs/benchmarks)
+              SCALE    the share of each size's operations to run (1)
+              ROUNDS   rounds the operations are split into, each goal judged within a round (3)
+              system properties: -Dtransfer.systems=memcpy,shm,... runs only those;
+              -Dtransfer.warmup.s=S; -Dtransfer.tcp.spin.us=N (see docs/benchmarks.md)""";
+
     static TransferBenchmark parse(String[] args) {
+        BenchArgs.helpIfAsked(args, USAGE);
         if (args.length > 3) {
             throw new BenchArgs.Mistake("takes [OUT_DIR] [SCALE] [ROUNDS], was given " + args.length + " arguments");
         }

@@ -69,4 +69,22 @@ class BenchArgsTest {
         assertEquals(2, p.exitValue(), said);
         assertEquals("bench transfer: SCALE takes a number above 0 and at most 100, was 'fast'\n", said);
     }
+
+    /** {@code --help}, wherever it stands, prints the usage and ends with status 0, before any run. */
+    @Test
+    void helpPrintsTheUsageAndEndsWell() throws Exception {
+        for (String main : new String[] {TransferBenchmark.class.getName(),
+                org.mooncake.osgi.benchmarks.policy.PolicyBenchmark.class.getName(),
+                org.mooncake.osgi.benchmarks.policy.LossAnatomy.class.getName()}) {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                    System.getProperty("java.class.path"), main, "--seeds", "2", "--help")
+                    .redirectErrorStream(true).start();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            String said = new String(p.getInputStream().readAllBytes());
+            assertEquals(0, p.exitValue(), main + ": " + said);
+            assertTrue(said.startsWith("usage: "), main + ": " + said);
+        }
+        assertThrows(BenchArgs.Help.class, () -> BenchArgs.helpIfAsked(new String[] {"-h"}, "usage"));
+        BenchArgs.helpIfAsked(new String[] {"--seeds", "2"}, "usage"); // no help asked: nothing thrown
+    }
 }

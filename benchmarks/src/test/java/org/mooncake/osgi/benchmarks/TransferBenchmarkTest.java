@@ -70,14 +70,17 @@ class TransferBenchmarkTest {
                         () -> TransferBenchmark.parse(new String[] {out, "1", "3", "x"})).getMessage());
     }
 
-    /** {@code --help} is refused with the usage, not taken for an output directory and run. */
+    /** {@code --help} gives the usage and another option is refused, neither taken for an output directory. */
     @Test
     void anOptionIsRefusedNotTakenForTheOutputDirectory(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        String message = org.junit.jupiter.api.Assertions.assertThrows(BenchArgs.Mistake.class,
+        String usage = org.junit.jupiter.api.Assertions.assertThrows(BenchArgs.Help.class,
                 () -> TransferBenchmark.parse(new String[] {"--help"})).getMessage();
+        org.junit.jupiter.api.Assertions.assertTrue(usage.startsWith("usage: mooncake bench transfer"), usage);
+        org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(java.nio.file.Path.of("--help")));
+        String message = org.junit.jupiter.api.Assertions.assertThrows(BenchArgs.Mistake.class,
+                () -> TransferBenchmark.parse(new String[] {"--out"})).getMessage();
         org.junit.jupiter.api.Assertions.assertTrue(message.startsWith("takes [OUT_DIR] [SCALE] [ROUNDS] and no options"),
                 message);
-        org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(java.nio.file.Path.of("--help")));
         org.junit.jupiter.api.Assertions.assertThrows(BenchArgs.Mistake.class,
                 () -> TransferBenchmark.parse(new String[] {dir.toString(), "-1"}));
     }

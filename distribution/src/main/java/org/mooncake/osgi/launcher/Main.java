@@ -18,6 +18,10 @@ public final class Main {
         String instance = null;
         boolean headless = false;
         Map<String, String> vars = new HashMap<>();
+        if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
+            System.out.println(USAGE + "\n       ./mooncake bench transfer|policies|anatomy --help   (from a source checkout)");
+            System.exit(0);
+        }
         if (args.length == 0 || !"start".equals(args[0])) {
             usage("expected a command");
         }
@@ -78,9 +82,11 @@ public final class Main {
         return args[i];
     }
 
+    private static final String USAGE = "usage: mooncake start [--profile all-in-one|all-policies|master|storage|client]"
+            + " [--master HOST:PORT] [--set name=value]... [--instance NAME] [--headless]";
+
     private static void usage(String problem) {
-        System.err.println("mooncake: " + problem + "\nusage: mooncake start [--profile all-in-one|all-policies|master|storage|client]"
-                + " [--master HOST:PORT] [--set name=value]... [--instance NAME] [--headless]");
+        System.err.println("mooncake: " + problem + "\n" + USAGE);
         System.exit(2);
     }
 }

@@ -49,6 +49,22 @@ class ContainerTest {
         return dir;
     }
 
+    /** {@code --help} prints the usage and ends with status 0; a wrong command ends with 2 and says why. */
+    @Test
+    void helpIsAnAnswerAndAMistakeIsNamed() throws Exception {
+        for (List<String> args : List.of(List.of("--help"), List.of("start", "--profile", "master", "-h"), List.of("stop"))) {
+            List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+            cmd.addAll(args);
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            String said = new String(p.getInputStream().readAllBytes());
+            boolean help = !args.contains("stop");
+            assertEquals(help ? 0 : 2, p.exitValue(), args + ": " + said);
+            assertTrue(said.startsWith(help ? "usage: mooncake start" : "mooncake: expected a command"), args + ": " + said);
+        }
+    }
+
     @Test
     void everyFeatureBundleIsInSystemAndEveryOwnBundleIsInAFeature() throws IOException {
         FeatureReader features = new FeatureReader(HOME.resolve("features"));

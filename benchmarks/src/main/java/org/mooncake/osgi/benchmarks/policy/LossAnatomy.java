@@ -165,10 +165,11 @@ public final class LossAnatomy {
 
     /** The options, checked before any run. */
     record Options(String policy, SessionWorkload.Mode mode, double capacity, int seeds, int sessions, boolean hints) {
-        static final String USAGE = "usage: [--policy P] [--mode session|full_history] [--capacity F] [--seeds K] [--sessions N]"
+        static final String USAGE = "usage: mooncake bench anatomy [--policy P] [--mode session|full_history] [--capacity F] [--seeds K] [--sessions N]"
                 + " [--group-only-hints true|false]";
 
         static Options parse(String[] args) {
+            BenchArgs.helpIfAsked(args, USAGE);
             String policy = BenchPolicies.COST_AWARE;
             SessionWorkload.Mode mode = SessionWorkload.Mode.SESSION;
             double capacity = 0.10;

@@ -44,6 +44,7 @@ public final class PolicyBenchmark {
          * wins wherever it stands. Every value is checked here, before any run starts.
          */
         static Options parse(String[] args) {
+            BenchArgs.helpIfAsked(args, USAGE);
             boolean quick = Arrays.asList(args).contains("--quick");
             String out = "docs/benchmarks";
             int sessions = quick ? 200 : 600;
