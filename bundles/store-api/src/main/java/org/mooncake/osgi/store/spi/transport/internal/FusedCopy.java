@@ -119,8 +119,9 @@ public final class FusedCopy {
 
     /**
      * Copies {@code from} into {@code to} (same size, not overlapping; heap or native) and returns
-     * the XXH3-64 of the bytes. Each byte is read once (but for the last 64, read twice): the
-     * checksum is of exactly what landed. Fails as {@link MemorySegment#copy} does: a read-only
+     * the XXH3-64 of the bytes. Each byte is read once and hashed as it is stored (the final 64,
+     * and inputs of up to 240 bytes, are hashed from the target after the copy): the checksum is
+     * of exactly what landed. Fails as {@link MemorySegment#copy} does: a read-only
      * target, a closed arena or another thread's memory.
      */
     public static long copy(MemorySegment from, MemorySegment to) {
