@@ -195,17 +195,10 @@ final class Evictor {
      * done, so a block freed and listed anew at the same offset is never dropped.
      */
     private void unlist(Unlinker.Batch victims) {
-        Map<Segment, Blocks> listed = new HashMap<>();
-        Segment lastSegment = null;
-        Blocks last = null;
+        BySegment listed = new BySegment();
         for (int i = 0; i < victims.size(); i++) {
-            Segment s = victims.segments[i];
-            if (s != null) {
-                if (s != lastSegment) {
-                    lastSegment = s;
-                    last = listed.computeIfAbsent(s, x -> new Blocks());
-                }
-                last.add(victims.offsets[i], 0);
+            if (victims.segments[i] != null) {
+                listed.add(victims.segments[i], victims.offsets[i], 0);
             }
         }
         listed.forEach((segment, blocks) -> {
@@ -246,30 +239,39 @@ final class Evictor {
 
     /** Blocks of evicted versions, freed together per segment once the pass is over. */
     private static final class FreeBatch {
-        private final Map<Segment, Blocks> bySegment = new HashMap<>();
-        private Segment lastSegment;
-        private Blocks last;
+        private final BySegment bySegment = new BySegment();
 
         void add(IndexEntry victim) {
             if (victim.replicaCount() == 1) {
-                add(victim.firstSegment, victim.firstOffset, victim.sizeBytes());
+                bySegment.add(victim.firstSegment, victim.firstOffset, victim.sizeBytes());
             } else {
                 for (Replica r : victim.version.replicas()) {
-                    add(r.segment(), r.offset(), r.size());
+                    bySegment.add(r.segment(), r.offset(), r.size());
                 }
             }
         }
 
-        private void add(Segment segment, long offset, long size) {
+        void free() {
+            bySegment.forEach((segment, blocks) -> segment.freeAll(blocks.offsets, blocks.sizes, blocks.n));
+        }
+    }
+
+    /** Blocks grouped by segment; a run of blocks in one segment looks the map up once. */
+    private static final class BySegment {
+        private final Map<Segment, Blocks> blocks = new HashMap<>();
+        private Segment lastSegment;
+        private Blocks last;
+
+        void add(Segment segment, long offset, long size) {
             if (segment != lastSegment) {
                 lastSegment = segment;
-                last = bySegment.computeIfAbsent(segment, s -> new Blocks());
+                last = blocks.computeIfAbsent(segment, s -> new Blocks());
             }
             last.add(offset, size);
         }
 
-        void free() {
-            bySegment.forEach((segment, blocks) -> segment.freeAll(blocks.offsets, blocks.sizes, blocks.n));
+        void forEach(java.util.function.BiConsumer<Segment, Blocks> action) {
+            blocks.forEach(action);
         }
     }
 
