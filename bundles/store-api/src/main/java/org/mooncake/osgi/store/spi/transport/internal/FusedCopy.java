@@ -159,24 +159,20 @@ public final class FusedCopy {
         long len = from.byteSize();
         boolean copy = to != MemorySegment.NULL;
         try {
-            if (len <= CALL_BYTES + Xxh3.BLOCK) {
+            if (len <= CALL_BYTES + Xxh3.BLOCK) { // the common case: one call, no state to allocate
                 return (long) kernel.whole.invokeExact(to, from, len);
             }
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(64, 64);
-            kernel.start.invokeExact(state);
-            long off = 0;
-            for (; len - off > CALL_BYTES + Xxh3.BLOCK; off += CALL_BYTES) {
-                MemorySegment into = copy ? to.asSlice(off, CALL_BYTES) : to;
-                kernel.blocks.invokeExact(state, into, from.asSlice(off, CALL_BYTES), CALL_BYTES);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment state = arena.allocate(64, 64);
+                kernel.start.invokeExact(state);
+                long off = 0;
+                for (; len - off > CALL_BYTES + Xxh3.BLOCK; off += CALL_BYTES) {
+                    MemorySegment into = copy ? to.asSlice(off, CALL_BYTES) : to;
+                    kernel.blocks.invokeExact(state, into, from.asSlice(off, CALL_BYTES), CALL_BYTES);
+                }
+                MemorySegment into = copy ? to.asSlice(off) : to;
+                return (long) kernel.last.invokeExact(state, into, from.asSlice(off), len - off, len);
             }
-            MemorySegment into = copy ? to.asSlice(off) : to;
-            return (long) kernel.last.invokeExact(state, into, from.asSlice(off), len - off, len);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
