@@ -26,6 +26,8 @@ final class Segments {
      * the new segment yet) or drop (a dropped segment is retired first and takes no blocks).
      */
     private volatile Segment[] placeable = new Segment[0];
+    /** The largest of {@link #placeable}'s capacities, kept with it: every put asks for it. */
+    private volatile long largestCapacity;
 
     Segment mount(SegmentDescriptor d) {
         StoreException.require(d != null && d.name() != null && !d.name().isEmpty(), "segment name is required");
@@ -42,7 +44,13 @@ final class Segments {
     }
 
     private synchronized void refreshPlaceable() {
-        placeable = byName.values().toArray(Segment[]::new);
+        Segment[] now = byName.values().toArray(Segment[]::new);
+        long largest = 0;
+        for (Segment s : now) {
+            largest = Math.max(largest, s.capacity());
+        }
+        placeable = now;
+        largestCapacity = largest;
     }
 
     Segment get(String name) {
@@ -79,12 +87,9 @@ final class Segments {
         return u;
     }
 
+    /** The capacity of the largest mounted segment; 0 when none is. May lag a concurrent mount or drop, as placement does. */
     long largestCapacity() {
-        long m = 0;
-        for (Segment s : byName.values()) {
-            m = Math.max(m, s.capacity());
-        }
-        return m;
+        return largestCapacity;
     }
 
     /**
