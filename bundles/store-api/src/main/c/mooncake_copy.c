@@ -14,14 +14,21 @@
  * pieces (Java calls in pieces, so the garbage collector is not held off for long): every piece
  * but the last is whole blocks (mc_copy_xxh3_blocks), the last ends the hash (mc_copy_xxh3_last).
  *
- * mc_copy_kernel() says which vector width this CPU runs (2: AVX-512, 1: AVX2, 0: neither, where
- * the caller must not call in and copies in Java); mc_copy_kernel_limit(1) keeps it to AVX2. Built
- * by the store-api pom where gcc is present.
+ * mc_copy_kernel() says which lanes this CPU runs (2: AVX-512, 1: AVX2, 3: NEON on aarch64, 0: none,
+ * where the caller must not call in and copies in Java); mc_copy_kernel_limit(1) keeps an x86 CPU
+ * to AVX2. Built by the store-api pom for x86-64 and aarch64 (little-endian only: the reads below
+ * are the hash's little-endian words), wherever it finds gcc or a cross gcc for either.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__)
 #include <immintrin.h>
+#elif defined(__aarch64__) && defined(__ARM_NEON) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#include <arm_neon.h>
+#else
+#error "the copy kernel is written for x86-64 and little-endian aarch64"
+#endif
 
 #define STRIPE 64
 #define STRIPES_PER_BLOCK 16 /* (secret size 192 - 64) / 8 */
@@ -53,23 +60,27 @@ static const uint8_t SECRET[192] __attribute__((aligned(64))) = {
 static int kernel;
 
 __attribute__((constructor)) static void pick_kernel(void) {
+#if defined(__x86_64__)
     __builtin_cpu_init();
     kernel = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+    kernel = 3; /* Advanced SIMD is part of every AArch64 CPU */
+#endif
 }
 
 int mc_copy_kernel(void) {
     return kernel;
 }
 
-/* Lowers the width this library instance uses to at most max (1: AVX2; an operator's choice, and tests). */
+/* Lowers the width an x86 instance uses to at most max (1: AVX2; an operator's choice, and tests). */
 int mc_copy_kernel_limit(int max) {
-    if (kernel > max) {
+    if (kernel != 3 && kernel > max) {
         kernel = max;
     }
     return kernel;
 }
 
-/* Little-endian reads (the kernel is built for x86-64 only). */
+/* Little-endian reads (see the #error above). */
 static inline uint64_t read64(const uint8_t *p) {
     uint64_t v;
     memcpy(&v, p, 8);
@@ -172,6 +183,7 @@ static uint64_t merge(const uint64_t acc[8], uint64_t total) {
  * constant where these are inlined). Each folds n stripes from src into acc, stripe s keyed from
  * SECRET + key + 8 s, and scrambles after them if asked.
  */
+#if defined(__x86_64__)
 __attribute__((target("avx512f"), always_inline))
 static inline __m512i stripes512(__m512i acc, uint8_t *dst, const uint8_t *src, size_t n, const __m512i *keys, int copy) {
     /* acc[i ^ 1] += data[i] is a lane swap of the summed data: one swap per call, not per stripe */
@@ -309,6 +321,77 @@ static uint64_t run(uint64_t *state, uint8_t *dst, const uint8_t *src, size_t le
     }
     return dst ? run256_copy(state, dst, src, len, total, last) : run256_hash(state, src, len, total, last);
 }
+
+#else /* aarch64 */
+
+/* The NEON lanes: a stripe is four 128-bit vectors; as on x86, the data is summed and swapped once per call. */
+__attribute__((always_inline))
+static inline void stripes128(uint64x2_t acc[4], uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *key, int copy) {
+    uint64x2_t data[4] = {vdupq_n_u64(0), vdupq_n_u64(0), vdupq_n_u64(0), vdupq_n_u64(0)};
+    for (size_t s = 0; s < n; s++) {
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; q++) {
+            uint64x2_t d = vreinterpretq_u64_u8(vld1q_u8(src + STRIPE * s + 16 * q));
+            if (copy) {
+                vst1q_u8(dst + STRIPE * s + 16 * q, vreinterpretq_u8_u64(d));
+            }
+            uint64x2_t k = veorq_u64(d, vreinterpretq_u64_u8(vld1q_u8(key + 8 * s + 16 * q)));
+            acc[q] = vmlal_u32(acc[q], vmovn_u64(k), vshrn_n_u64(k, 32)); /* low half times high half */
+            data[q] = vaddq_u64(data[q], d);
+        }
+    }
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; q++) {
+        acc[q] = vaddq_u64(acc[q], vextq_u64(data[q], data[q], 1));
+    }
+}
+
+static inline void scramble128(uint64x2_t acc[4]) {
+    uint32x2_t prime = vdup_n_u32((uint32_t) P32_1);
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; q++) {
+        uint64x2_t a = veorq_u64(veorq_u64(acc[q], vshrq_n_u64(acc[q], 47)),
+                vreinterpretq_u64_u8(vld1q_u8(SECRET + SCRAMBLE_KEY + 16 * q)));
+        acc[q] = vmlal_u32(vshlq_n_u64(vmull_u32(vshrn_n_u64(a, 32), prime), 32), vmovn_u64(a), prime);
+    }
+}
+
+__attribute__((always_inline))
+static inline uint64_t run128(uint64_t *state, uint8_t *dst, const uint8_t *src, size_t len, uint64_t total, int last,
+        int copy) {
+    uint64x2_t acc[4];
+    for (int q = 0; q < 4; q++) {
+        acc[q] = vld1q_u64(state + 2 * q);
+    }
+    size_t blocks = last ? (len - 1) / BLOCK : len / BLOCK;
+    for (size_t b = 0; b < blocks; b++) {
+        stripes128(acc, dst + b * BLOCK, src + b * BLOCK, STRIPES_PER_BLOCK, SECRET, copy);
+        scramble128(acc);
+    }
+    if (!last) {
+        for (int q = 0; q < 4; q++) {
+            vst1q_u64(state + 2 * q, acc[q]);
+        }
+        return 0;
+    }
+    size_t off = blocks * BLOCK, n = (len - 1 - off) / STRIPE;
+    stripes128(acc, dst + off, src + off, n, SECRET, copy);
+    off += n * STRIPE;
+    if (copy) {
+        memcpy(dst + off, src + off, len - off);
+    }
+    stripes128(acc, NULL, (copy ? dst : src) + len - STRIPE, 1, SECRET + LAST_STRIPE_KEY, 0);
+    uint64_t out[8];
+    for (int q = 0; q < 4; q++) {
+        vst1q_u64(out + 2 * q, acc[q]);
+    }
+    return merge(out, total);
+}
+
+static uint64_t run(uint64_t *state, uint8_t *dst, const uint8_t *src, size_t len, uint64_t total, int last) {
+    return dst ? run128(state, dst, src, len, total, last, 1) : run128(state, NULL, src, len, total, last, 0);
+}
+#endif
 
 /* The accumulators' starting values. */
 void mc_xxh3_start(uint64_t state[8]) {

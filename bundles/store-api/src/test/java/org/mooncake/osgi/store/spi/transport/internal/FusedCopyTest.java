@@ -32,9 +32,11 @@ class FusedCopyTest {
         }
     }
 
-    /** The CPU flags the kernel needs (either). */
+    private static final boolean X86 = Set.of("amd64", "x86_64").contains(System.getProperty("os.arch"));
+
+    /** Whether the CPU runs one of the kernel's lanes: AVX-512 or AVX2 on x86-64; NEON, part of every aarch64. */
     private static boolean cpuHasTheInstructions() throws IOException {
-        return cpuHas("avx512f") || cpuHas("avx2");
+        return X86 ? cpuHas("avx512f") || cpuHas("avx2") : System.getProperty("os.arch").equals("aarch64");
     }
 
     private static long hash(MemorySegment data) {
@@ -102,7 +104,7 @@ class FusedCopyTest {
     @Test
     void theAvx2LanesAgreeWithJavaToo() throws IOException {
         FusedCopy.Kernel avx2 = FusedCopy.Kernel.load("avx2", "Linux", "amd64");
-        if (!FusedCopy.available()) {
+        if (!FusedCopy.available() || !X86) {
             assertNull(avx2.last(), avx2.why());
             return;
         }
@@ -144,5 +146,23 @@ class FusedCopyTest {
         FusedCopy.Kernel mac = FusedCopy.Kernel.load("true", "Mac OS X", "aarch64");
         assertNull(mac.last());
         assertTrue(mac.why().contains("mac os x/aarch64"), mac.why());
+        FusedCopy.Kernel riscv = FusedCopy.Kernel.load("true", "Linux", "riscv64");
+        assertNull(riscv.last());
+        assertTrue(riscv.why().contains("linux/riscv64"), riscv.why());
+    }
+
+    /**
+     * A bundle built on x86-64 with a cross gcc also carries the aarch64 kernel (and the other way
+     * round): each arch finds its own, and the other's library is refused by the loader, never run.
+     */
+    @Test
+    void eachArchTakesItsOwnKernelAndRefusesTheOther() {
+        assertEquals("/native/linux-x86_64/libmooncake-copy.so", FusedCopy.resource("amd64"));
+        assertEquals("/native/linux-aarch64/libmooncake-copy.so", FusedCopy.resource("aarch64"));
+        String other = X86 ? "aarch64" : "amd64";
+        FusedCopy.Kernel foreign = FusedCopy.Kernel.load("true", "Linux", other);
+        assertNull(foreign.last(), foreign.why());
+        boolean bundled = FusedCopy.class.getResource(FusedCopy.resource(other)) != null;
+        assertTrue(foreign.why().contains(bundled ? "does not load here" : "was not built"), foreign.why());
     }
 }
