@@ -138,4 +138,87 @@ class KeyTableTest {
         assertTrue(table.size() < 1700, "most of the 1000 vacant objects were swept, held " + table.size());
         assertEquals(1002, table.snapshot().size());
     }
+
+    /** A shard whose keys come and go (a put, then a remove, as the transfer benchmark does) holds only its entries. */
+    @Test
+    void keysThatComeAndGoLeaveNothingBehind() {
+        KeyTable table = new KeyTable();
+        ObjectMeta resident = live(ObjectKey.of("resident"));
+        table.add(resident);
+        for (int i = 0; i < 10_000; i++) {
+            ObjectMeta m = live(ObjectKey.of("obj-" + i));
+            assertNull(table.get(m.key));
+            table.add(m);
+            assertTrue(table.remove(m));
+            assertEquals(1, table.occupied(), "after key " + i);
+        }
+        assertSame(resident, table.get(ObjectKey.of("resident")));
+        assertEquals(16, table.capacity(), "never grew");
+    }
+
+    /** Keys whose home slot is {@code home} in a table of 16. */
+    private static List<ObjectKey> homedAt(int home, int count) {
+        List<ObjectKey> out = new ArrayList<>();
+        for (int i = 0; out.size() < count; i++) {
+            ObjectKey k = ObjectKey.of("h" + i);
+            if ((KeyTable.mix(k.hashCode()) & 15) == home) {
+                out.add(k);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A run that wraps from the last slot to the first: removing any one of its entries moves back
+     * exactly those whose probe passed it, across the wrap, and leaves every other one where it is found.
+     */
+    @Test
+    void removalsInARunThatWrapsKeepEveryOtherEntryReachable() {
+        List<ObjectKey> keys = new ArrayList<>(homedAt(14, 3)); // slots 14, 15, 0
+        keys.addAll(homedAt(0, 2)); // displaced to 1, 2
+        keys.addAll(homedAt(2, 1)); // displaced to 3
+        for (int removed = 0; removed < keys.size(); removed++) {
+            KeyTable table = new KeyTable();
+            List<ObjectMeta> metas = keys.stream().map(KeyTableTest::live).toList();
+            metas.forEach(table::add);
+            assertTrue(table.remove(metas.get(removed)));
+            for (int i = 0; i < keys.size(); i++) {
+                assertSame(i == removed ? null : metas.get(i), table.get(keys.get(i)), "key " + i + " after removing " + removed);
+            }
+            assertEquals(keys.size() - 1, table.occupied());
+            assertEquals(keys.size() - 1, table.size());
+        }
+    }
+
+    /** Adds, removes, look-ups and objects turning vacant (an eviction's doing), against a HashMap. */
+    @RepeatedTest(5)
+    void agreesWithAHashMapWhenObjectsAlsoTurnVacant(RepetitionInfo rep) {
+        Random rnd = new Random(100 + rep.getCurrentRepetition());
+        List<ObjectKey> universe = new ArrayList<>(collidingKeys(6));
+        for (int i = 0; i < 500; i++) {
+            universe.add(ObjectKey.of("key-" + i));
+        }
+        KeyTable table = new KeyTable();
+        Map<ObjectKey, ObjectMeta> reference = new HashMap<>();
+        for (int op = 0; op < 200_000; op++) {
+            ObjectKey k = universe.get(rnd.nextInt(universe.size()));
+            ObjectMeta present = reference.get(k);
+            int what = rnd.nextInt(4);
+            if (what == 0 && present == null && table.get(k) == null) {
+                ObjectMeta m = live(k);
+                table.add(m);
+                reference.put(k, m);
+            } else if (what == 1 && present != null) {
+                assertTrue(table.remove(present));
+                reference.remove(k);
+            } else if (what == 2 && present != null) {
+                present.pending = null;
+                reference.remove(k);
+            } else {
+                assertSame(present, table.get(k), "look-up of " + k + " at op " + op);
+            }
+            assertTrue(table.size() >= reference.size());
+        }
+        assertEquals(new HashSet<>(reference.values()), new HashSet<>(table.snapshot()));
+    }
 }
