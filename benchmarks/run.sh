@@ -17,7 +17,7 @@ echo "== machine" | tee "$out/machine.txt"
 { lscpu | grep -E 'Model name|^CPU\(s\)'; free -g | sed -n 2p; "$JAVA_HOME/bin/java" -version 2>&1 | head -1; date -u; } | tee -a "$out/machine.txt"
 
 echo "== master metadata operations (JMH)"
-"${java[@]}" -jar "$jar" MasterOpsBenchmark -wi 2 -i 5 -w 1 -r 1 -rf json -rff "$out/master-ops.json"
+"${java[@]}" -jar "$jar" MasterOpsBenchmark -rf json -rff "$out/master-ops.json" # its own 10 s warm-up (see there)
 echo "== replica placement with 1, 16 and 64 segments (JMH)"
 "${java[@]}" -jar "$jar" PlacementBenchmark -wi 3 -i 5 -w 1 -r 1 -rf json -rff "$out/placement.json"
 echo "== the ranking's sort: counting sort beside the key sort, 131,072 candidates (JMH)"
