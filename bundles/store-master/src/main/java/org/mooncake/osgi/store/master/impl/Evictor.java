@@ -34,7 +34,10 @@ final class Evictor {
     private volatile long lastRoundNanos;
     private volatile long totalRoundNanos;
     private volatile long roomsMade;
-    /** The last pass's, whose purge may still be under way; read by any thread in {@link #awaitPurged}. */
+    /**
+     * The last pass's, whose purge (and its predecessors') may still be under way; read by any
+     * thread in {@link #awaitPurged}.
+     */
     private volatile Unlinker lastUnlinker;
 
     Evictor(StoreMaster master) {
@@ -84,6 +87,7 @@ final class Evictor {
         long targetBytes = (long) Math.ceil(target * capacity);
         long lowerBytes = (long) Math.ceil(lower * capacity);
         long now = master.now();
+        awaitPurged(); // the last round's: at most one round's purges are outstanding
         long freed = pass(offer.policy(), 1, now, capacity, used, targetBytes, target);
         if (freed < lowerBytes && cfg.allowEvictSoftPinned()) {
             freed += pass(offer.policy(), 2, now, capacity, used - freed, targetBytes - freed, target);
@@ -134,10 +138,11 @@ final class Evictor {
             java.util.function.Supplier<Iterator<CandidateView>> planned) {
         long now = request.nowMs();
         long targetBytes = request.targetBytes();
-        awaitPurged(); // the last pass's: at most one purge is outstanding
         FreeBatch blocks = new FreeBatch();
         EvictionTally tally = new EvictionTally();
-        Unlinker unlinker = new Unlinker(this::unlist, master.index::purge);
+        // purges after the round's earlier passes, without holding this one up (a room's take
+        // waited 2-15 ms for the purge of the pass before it)
+        Unlinker unlinker = new Unlinker(this::unlist, master.index::purge, lastUnlinker);
         lastUnlinker = unlinker;
         IndexEntry[] taken = new IndexEntry[TELL_BATCH];
         int told = 0;

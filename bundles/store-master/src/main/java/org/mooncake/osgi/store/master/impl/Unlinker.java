@@ -24,8 +24,10 @@ import org.mooncake.osgi.store.spi.eviction.Candidates;
  * pass has ended and every batch is unlisted, and goes on after {@link #close} has returned, so
  * the round does not wait for it (for a room's 29,000 victims at 10^6 objects it was 10–14 ms of
  * a round). Purging between batches while the pass ran would delay the next batch's unlisting.
- * {@link #awaitPurged} waits for it; the evictor calls it before its next pass, so at most one
- * pass's purge is ever outstanding.
+ * {@link #awaitPurged} waits for it. A later pass of the same round does not: its unlinker is
+ * handed this one as its predecessor and purges only after it, so purges never run side by side
+ * and awaiting the last one awaits them all. The evictor awaits the last at the start of a round,
+ * so at most one round's purges are ever outstanding.
  * </ul>
  *
  * <p>Threads: the pass's thread {@link #add adds} and {@link #close closes}; one virtual thread
@@ -42,6 +44,11 @@ final class Unlinker implements AutoCloseable {
 
     private final Consumer<Batch> unlist;
     private final Consumer<List<IndexEntry>> purge;
+    /**
+     * Purges before this one; null when none may be outstanding, and once it has purged (so no
+     * chain of rounds is kept). The worker's after the constructor.
+     */
+    private Unlinker predecessor;
     private final BlockingQueue<Batch> batches = new LinkedBlockingQueue<>();
     private final CountDownLatch unlisted = new CountDownLatch(1);
     private final Thread worker;
@@ -75,8 +82,14 @@ final class Unlinker implements AutoCloseable {
      * they come, {@code purge} every victim at once, sorted by lease, once all are unlisted.
      */
     Unlinker(Consumer<Batch> unlist, Consumer<List<IndexEntry>> purge) {
+        this(unlist, purge, null);
+    }
+
+    /** As above, purging only once {@code predecessor} (if not null) has purged. */
+    Unlinker(Consumer<Batch> unlist, Consumer<List<IndexEntry>> purge, Unlinker predecessor) {
         this.unlist = unlist;
         this.purge = purge;
+        this.predecessor = predecessor;
         this.worker = Thread.ofVirtual().name("eviction-unlink").start(this::work);
     }
 
@@ -142,6 +155,10 @@ final class Unlinker implements AutoCloseable {
         }
         // one sorted purge: each chunk of the lease order that held victims is copied once
         toPurge.sort(Candidates.LEASE_ORDER);
+        if (predecessor != null) {
+            predecessor.awaitPurged();
+            predecessor = null;
+        }
         purge.accept(toPurge);
     }
 }

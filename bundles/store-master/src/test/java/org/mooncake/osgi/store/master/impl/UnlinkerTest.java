@@ -58,6 +58,42 @@ class UnlinkerTest {
         assertEquals(3_000, purged.get());
     }
 
+    /**
+     * A later pass of a round (the room's) unlists at once, without waiting for the pass before it
+     * to purge, but purges only after it: purges never run side by side, and awaiting the last
+     * awaits them all.
+     */
+    @RepeatedTest(5)
+    void aSuccessorUnlistsAtOnceAndPurgesOnlyAfterItsPredecessor() throws Exception {
+        CountDownLatch firstMayPurge = new CountDownLatch(1);
+        AtomicInteger firstPurged = new AtomicInteger();
+        AtomicInteger firstPurgedWhenSecondPurged = new AtomicInteger(-1);
+        Unlinker first = new Unlinker(batch -> { }, all -> {
+            try {
+                firstMayPurge.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            firstPurged.addAndGet(all.size());
+        });
+        for (int i = 0; i < 3_000; i++) {
+            first.add(IndexEntry.EVICTED);
+        }
+        first.close();
+        AtomicInteger secondUnlisted = new AtomicInteger();
+        Unlinker second = new Unlinker(batch -> secondUnlisted.addAndGet(batch.size()),
+                all -> firstPurgedWhenSecondPurged.set(firstPurged.get()), first);
+        for (int i = 0; i < 5_000; i++) {
+            second.add(IndexEntry.EVICTED);
+        }
+        second.close(); // returns although the first purge is held up
+        assertEquals(5_000, secondUnlisted.get());
+        assertEquals(-1, firstPurgedWhenSecondPurged.get(), "the second purged before the first");
+        firstMayPurge.countDown();
+        second.awaitPurged();
+        assertEquals(3_000, firstPurgedWhenSecondPurged.get());
+    }
+
     /** Every entry is unlisted once, then all are purged at once, sorted by lease. */
     @RepeatedTest(10)
     void everyEntryIsUnlistedThenPurgedOnce() {
