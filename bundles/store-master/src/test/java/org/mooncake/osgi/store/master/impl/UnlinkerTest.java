@@ -40,18 +40,7 @@ class UnlinkerTest {
     void closeDoesNotWaitForThePurgeAndAwaitPurgedDoes() throws Exception {
         CountDownLatch purgeMayGo = new CountDownLatch(1);
         AtomicInteger purged = new AtomicInteger();
-        Unlinker u = new Unlinker(batch -> { }, batch -> {
-            try {
-                purgeMayGo.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            purged.addAndGet(batch.size());
-        });
-        for (int i = 0; i < 3_000; i++) {
-            u.add(IndexEntry.EVICTED);
-        }
-        u.close(); // returns although the purge is held up
+        Unlinker u = heldUp(purgeMayGo, purged, 3_000); // returns although the purge is held up
         assertEquals(0, purged.get());
         purgeMayGo.countDown();
         u.awaitPurged();
@@ -68,18 +57,7 @@ class UnlinkerTest {
         CountDownLatch firstMayPurge = new CountDownLatch(1);
         AtomicInteger firstPurged = new AtomicInteger();
         AtomicInteger firstPurgedWhenSecondPurged = new AtomicInteger(-1);
-        Unlinker first = new Unlinker(batch -> { }, all -> {
-            try {
-                firstMayPurge.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            firstPurged.addAndGet(all.size());
-        });
-        for (int i = 0; i < 3_000; i++) {
-            first.add(IndexEntry.EVICTED);
-        }
-        first.close();
+        Unlinker first = heldUp(firstMayPurge, firstPurged, 3_000);
         AtomicInteger secondUnlisted = new AtomicInteger();
         Unlinker second = new Unlinker(batch -> secondUnlisted.addAndGet(batch.size()),
                 all -> firstPurgedWhenSecondPurged.set(firstPurged.get()), first);
@@ -92,6 +70,23 @@ class UnlinkerTest {
         firstMayPurge.countDown();
         second.awaitPurged();
         assertEquals(3_000, firstPurgedWhenSecondPurged.get());
+    }
+
+    /** A closed unlinker of {@code n} victims whose purge counts into {@code purged} once {@code purgeMayGo} opens. */
+    private static Unlinker heldUp(CountDownLatch purgeMayGo, AtomicInteger purged, int n) {
+        Unlinker u = new Unlinker(batch -> { }, all -> {
+            try {
+                purgeMayGo.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            purged.addAndGet(all.size());
+        });
+        for (int i = 0; i < n; i++) {
+            u.add(IndexEntry.EVICTED);
+        }
+        u.close();
+        return u;
     }
 
     /** Every entry is unlisted once, then all are purged at once, sorted by lease. */
