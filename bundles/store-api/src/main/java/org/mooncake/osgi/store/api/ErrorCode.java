@@ -32,7 +32,12 @@ public enum ErrorCode {
     /** The object is larger than the buffer it is read into. */
     BUFFER_TOO_SMALL(-2002),
     /** Soft-pinned action or TTL outside the master's limits. */
-    INVALID_TTL(-2003);
+    INVALID_TTL(-2003),
+    /**
+     * A put of the key is in progress: the object is being written and the key is taken until
+     * that put ends or is revoked (OBJECT_ALREADY_EXISTS means a complete object holds it). Since 1.3.
+     */
+    OBJECT_BEING_WRITTEN(-2004);
 
     private final int code;
 
@@ -45,13 +50,28 @@ public enum ErrorCode {
         return code;
     }
 
-    /** The error with this numeric code. */
+    /**
+     * The error with this numeric code, or {@link #INTERNAL_ERROR} for a code this version does
+     * not know: a newer master may report codes an older client has never heard of, and the
+     * client must still fail that one call cleanly rather than throw something else (since 1.3;
+     * it threw before).
+     */
     public static ErrorCode ofCode(int code) {
         for (ErrorCode e : values()) {
             if (e.code == code) {
                 return e;
             }
         }
-        throw new StoreException(INVALID_PARAMS, "unknown error code " + code);
+        return INTERNAL_ERROR;
+    }
+
+    /** Whether {@code code} is one of this version's codes (since 1.3). */
+    public static boolean isKnown(int code) {
+        for (ErrorCode e : values()) {
+            if (e.code == code) {
+                return true;
+            }
+        }
+        return false;
     }
 }

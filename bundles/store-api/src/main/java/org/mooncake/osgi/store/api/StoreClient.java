@@ -27,7 +27,12 @@ public interface StoreClient {
 
     // ---- copy-in / copy-out ----
 
-    /** Stores a new object; fails with OBJECT_ALREADY_EXISTS if the key is taken. */
+    /**
+     * Stores a new object. Fails with OBJECT_ALREADY_EXISTS if a complete object has the key, and
+     * with OBJECT_BEING_WRITTEN if another put of it is in progress: a writer that only wants the
+     * object stored (an idempotent save) treats the first as done and the second as someone
+     * else's save under way.
+     */
     void put(String key, byte[] value, ReplicateConfig config);
 
     default void put(String key, byte[] value) {
@@ -83,14 +88,27 @@ public interface StoreClient {
     long getInto(String key, MemorySegment target);
 
     /**
-     * Copies pieces of an object into {@code target}. The whole object is verified against its
-     * checksum before any byte is copied, so a ranged read is never of corrupt data.
+     * Copies pieces of an object into {@code target}; returns the bytes copied. Only what the
+     * ranges need is moved: an object larger than one checksum chunk (the writer's {@code
+     * checksum.chunk.bytes}, recorded at put) is read chunk by chunk, and just the chunks the
+     * ranges touch travel. Each chunk moved is verified against its checksum recorded at put
+     * before any byte reaches {@code target} (so a reader can check a tensor's header without
+     * moving its payload, and never sees corrupt bytes); an object written as one chunk is moved
+     * and verified whole. Ranges outside the object or the target are INVALID_PARAMS.
      */
     long getIntoRanges(String key, List<RangeCopy> ranges, MemorySegment target);
 
     List<OpResult<Void>> putFromBatch(Map<String, MemorySegment> sources, ReplicateConfig config);
 
+    /** Reads many objects, each into its target; every lease is taken in one master call. */
     List<OpResult<Long>> getIntoBatch(Map<String, MemorySegment> targets);
+
+    /**
+     * What each key holds now, in one master call, granting no lease and counting no hit or
+     * miss: READABLE, WRITING or ABSENT (see {@link ObjectState} for what that promises). One
+     * result per key, in input order; an invalid key fails alone. Since 1.3.
+     */
+    List<OpResult<ObjectState>> lookupBatch(List<String> keys);
 
     // ---- segments ----
 

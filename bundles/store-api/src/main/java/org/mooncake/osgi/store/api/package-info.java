@@ -1,9 +1,14 @@
 /**
  * The store's object model and client API: keys, tenants, data types, replicate configuration,
  * error codes numerically compatible with Mooncake's, and {@link org.mooncake.osgi.store.api.StoreClient}.
+ *
+ * <p>1.3: {@code StoreClient.lookupBatch} and {@code ObjectState}; {@code OBJECT_BEING_WRITTEN}
+ * tells a put that met another put in progress from one that met a complete object;
+ * {@code ErrorCode.ofCode} answers {@code INTERNAL_ERROR} for a code it does not know instead of
+ * throwing; ranged reads move only the checksum chunks they touch.
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package org.mooncake.osgi.store.api;
 
 import org.osgi.annotation.bundle.Export;

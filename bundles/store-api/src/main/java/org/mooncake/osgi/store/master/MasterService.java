@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ObjectState;
 import org.mooncake.osgi.store.api.OpResult;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
@@ -28,7 +29,10 @@ public interface MasterService {
 
     /**
      * A client that stops says goodbye: the master forgets it now rather than after client_ttl,
-     * and drops any segment it still has mounted (since 1.2). Unknown clients are ignored.
+     * and drops any segment it still has mounted (since 1.2). Unknown clients are ignored. As when
+     * the master declares a silent client dead, its unfinished puts are revoked at once (since
+     * 2.1): their keys are free for a new put, their blocks stay reserved until
+     * put_start_release_timeout (the writer may still be copying into them).
      */
     void leave(String clientId);
 
@@ -47,7 +51,9 @@ public interface MasterService {
 
     /**
      * Phase one of a put: allocates replicas on distinct segments. Nothing is readable until
-     * {@link #putEnd}. With {@code upsert} an existing object stays readable until then.
+     * {@link #putEnd}. With {@code upsert} an existing object stays readable until then. Without
+     * it, a key that holds a complete object is OBJECT_ALREADY_EXISTS and one with a put in
+     * progress OBJECT_BEING_WRITTEN (since 2.1; both were OBJECT_ALREADY_EXISTS).
      */
     PutTicket putStart(String clientId, ObjectKey key, long sizeBytes, ReplicateConfig config, boolean upsert);
 
@@ -56,7 +62,17 @@ public interface MasterService {
      * (XXH3-64, as {@code Checksums.of} computes it); the object
      * becomes readable. INVALID_WRITE if that put is no longer the key's pending put.
      */
-    void putEnd(String clientId, ObjectKey key, long putId, long checksum);
+    default void putEnd(String clientId, ObjectKey key, long putId, long checksum) {
+        putEnd(clientId, key, putId, checksum, null);
+    }
+
+    /**
+     * {@link #putEnd(String, ObjectKey, long, long)} for an object that may be of more than one
+     * checksum chunk: {@code chunks} (null for an object checked whole) are kept for readers of
+     * ranges, and {@code checksum} must be their {@link ChunkChecksums#combined} (INVALID_PARAMS
+     * otherwise, or when they do not fit the object's size). Since 2.1.
+     */
+    void putEnd(String clientId, ObjectKey key, long putId, long checksum, ChunkChecksums chunks);
 
     /** Abandons put {@code putId} and frees its space. */
     void putRevoke(String clientId, ObjectKey key, long putId);
@@ -89,7 +105,7 @@ public interface MasterService {
 
     default List<OpResult<Void>> putEndBatch(String clientId, List<PutCompletion> completions) {
         return completions.stream().map(c -> each(c.key(), k -> {
-            putEnd(clientId, k, c.putId(), c.checksum());
+            putEnd(clientId, k, c.putId(), c.checksum(), c.chunks());
             return (Void) null;
         })).toList();
     }
@@ -107,6 +123,19 @@ public interface MasterService {
 
     default List<OpResult<Boolean>> existsBatch(List<ObjectKey> keys) {
         return keys.stream().map(k -> each(k, this::exists)).toList();
+    }
+
+    /**
+     * What each key holds now, one state per key in input order, granting no lease and counting
+     * no hit or miss (a scheduler's look-up is not a read). Since 2.1; the default asks
+     * {@link #queryKey} key by key.
+     */
+    default List<ObjectState> lookupBatch(List<ObjectKey> keys) {
+        return keys.stream().map(k -> queryKey(k).map(i -> switch (i.state()) {
+            case "COMPLETE" -> ObjectState.READABLE;
+            case "PROCESSING" -> ObjectState.WRITING;
+            default -> ObjectState.ABSENT;
+        }).orElse(ObjectState.ABSENT)).toList();
     }
 
     private static <T> OpResult<T> each(ObjectKey key, java.util.function.Function<ObjectKey, T> op) {

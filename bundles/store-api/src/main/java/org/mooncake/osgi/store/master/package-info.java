@@ -4,9 +4,14 @@
  *
  * <p>2.0: the checksum recorded at put is XXH3-64 (a {@code long} named {@code checksum}); it was
  * CRC32C ({@code int crc32c}).
+ *
+ * <p>2.1: {@code lookupBatch}; per-chunk checksums ({@code ChunkChecksums}) at put-end and in a
+ * read lease, for ranged reads that move only what they need; a put that meets one in progress is
+ * {@code OBJECT_BEING_WRITTEN}; a client that leaves or is declared dead has its unfinished puts
+ * revoked at once.
  */
 @Export
-@Version("2.0.0")
+@Version("2.1.0")
 package org.mooncake.osgi.store.master;
 
 import org.osgi.annotation.bundle.Export;

@@ -1,6 +1,7 @@
 package org.mooncake.osgi.store.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -119,6 +120,18 @@ class ObjectModelTest {
         assertEquals(-706, ErrorCode.OBJECT_HAS_LEASE.code());
         assertEquals(-707, ErrorCode.LEASE_EXPIRED.code());
         assertEquals(ErrorCode.LEASE_EXPIRED, ErrorCode.ofCode(-707));
-        assertError(ErrorCode.INVALID_PARAMS, () -> ErrorCode.ofCode(12345));
+        assertEquals(-2004, ErrorCode.OBJECT_BEING_WRITTEN.code());
+    }
+
+    /** A newer master's code, unknown here, fails the one call as INTERNAL_ERROR; it must not throw while being read. */
+    @Test
+    void anUnknownCodeIsAnInternalErrorNotAnException() {
+        assertEquals(ErrorCode.INTERNAL_ERROR, ErrorCode.ofCode(12345));
+        assertEquals(ErrorCode.INTERNAL_ERROR, ErrorCode.ofCode(-2999));
+        assertFalse(ErrorCode.isKnown(-2999));
+        for (ErrorCode e : ErrorCode.values()) {
+            assertEquals(e, ErrorCode.ofCode(e.code()));
+            assertTrue(ErrorCode.isKnown(e.code()));
+        }
     }
 }

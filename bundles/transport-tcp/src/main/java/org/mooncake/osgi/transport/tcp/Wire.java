@@ -49,7 +49,7 @@ final class Wire {
 
     /** {@code head}, then {@code payload} (if any) gathered with it while it fits a ByteBuffer. */
     private static void writeWith(SocketChannel ch, ByteBuffer head, MemorySegment payload) throws IOException {
-        if (payload == null || payload.byteSize() > Integer.MAX_VALUE) {
+        if (payload == null || payload.byteSize() > Integer.MAX_VALUE || !viewable(payload)) {
             writeFully(ch, head);
             if (payload != null) {
                 send(ch, payload);
@@ -112,8 +112,24 @@ final class Wire {
         return status;
     }
 
+    /** Bytes bounced at a time through a buffer for memory a ByteBuffer cannot view (see {@link #viewable}). */
+    static final int BOUNCE_BYTES = 256 << 10;
+
+    /**
+     * Whether a ByteBuffer can view {@code data}: native memory, or a heap segment over a {@code
+     * byte[]}. One over a {@code float[]} (or another primitive array) cannot: {@code asByteBuffer}
+     * throws for it, so its bytes go through a bounce buffer instead.
+     */
+    static boolean viewable(MemorySegment data) {
+        return data.isNative() || data.heapBase().map(base -> base instanceof byte[]).orElse(true);
+    }
+
     /** Moves a whole memory segment to the socket; for native memory the kernel copies straight from it. */
     static void send(SocketChannel ch, MemorySegment data) throws IOException {
+        if (!viewable(data)) {
+            bounce(data, piece -> writeFully(ch, piece), true);
+            return;
+        }
         for (long off = 0; off < data.byteSize(); off += Integer.MAX_VALUE) {
             writeFully(ch, data.asSlice(off, Math.min(Integer.MAX_VALUE, data.byteSize() - off)).asByteBuffer());
         }
@@ -121,8 +137,32 @@ final class Wire {
 
     /** Fills a whole memory segment from the socket, straight into it for native memory. */
     static void receive(SocketChannel ch, MemorySegment into) throws IOException {
+        if (!viewable(into)) {
+            bounce(into, piece -> readFully(ch, piece), false);
+            return;
+        }
         for (long off = 0; off < into.byteSize(); off += Integer.MAX_VALUE) {
             readFully(ch, into.asSlice(off, Math.min(Integer.MAX_VALUE, into.byteSize() - off)).asByteBuffer());
+        }
+    }
+
+    private interface Io {
+        void run(ByteBuffer piece) throws IOException;
+    }
+
+    /** {@code data} through a byte[] buffer, a piece at a time: copied out before each send, in after each receive. */
+    private static void bounce(MemorySegment data, Io io, boolean sending) throws IOException {
+        byte[] buffer = new byte[(int) Math.min(BOUNCE_BYTES, data.byteSize())];
+        MemorySegment bytes = MemorySegment.ofArray(buffer);
+        for (long off = 0; off < data.byteSize(); off += buffer.length) {
+            int n = (int) Math.min(buffer.length, data.byteSize() - off);
+            if (sending) {
+                MemorySegment.copy(data, off, bytes, 0, n);
+            }
+            io.run(ByteBuffer.wrap(buffer, 0, n));
+            if (!sending) {
+                MemorySegment.copy(bytes, 0, data, off, n);
+            }
         }
     }
 

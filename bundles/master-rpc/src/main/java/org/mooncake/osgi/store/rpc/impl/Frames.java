@@ -10,8 +10,17 @@ import java.io.IOException;
  */
 final class Frames {
     static final int MAGIC = 0x4D43_5231;
-    /** 2: checksums are XXH3-64 {@code long}s (1: CRC32C {@code int}s). */
-    static final int PROTOCOL_VERSION = 2;
+    /**
+     * 3: an object of more than one checksum chunk carries its chunk checksums, and its checksum is
+     * theirs combined; LOOKUP_BATCH. 2: checksums are XXH3-64 {@code long}s (1: CRC32C {@code int}s).
+     */
+    static final int PROTOCOL_VERSION = 3;
+    /**
+     * The oldest version a master still serves: a client of version 2 works as before, except
+     * that it is refused (INVALID_VERSION) the lease of an object written in chunks, whose
+     * checksum it would take for corruption.
+     */
+    static final int OLDEST_SERVED_VERSION = 2;
 
     private Frames() {
     }

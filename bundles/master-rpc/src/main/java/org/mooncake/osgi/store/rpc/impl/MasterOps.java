@@ -8,6 +8,7 @@ import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ObjectKey;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.PutCompletion;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
@@ -28,6 +29,12 @@ final class MasterOps {
 
         <T> T get(int i, TypeReference<T> type) {
             return convert(i, null, type);
+        }
+
+        /** Argument {@code i}, or null when the caller sent fewer (an older client) or null. */
+        <T> T optional(int i, Class<T> type) {
+            return array == null || !array.isArray() || i >= array.size() || array.get(i).isNull() ? null
+                    : convert(i, type, null);
         }
 
         private <T> T convert(int i, Class<T> type, TypeReference<T> ref) {
@@ -84,7 +91,8 @@ final class MasterOps {
         PUT_START((m, a) -> m.putStart(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class),
                 a.get(3, ReplicateConfig.class), a.get(4, Boolean.class))),
         PUT_END((m, a) -> {
-            m.putEnd(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class), a.get(3, Long.class));
+            m.putEnd(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class), a.get(3, Long.class),
+                    a.optional(4, ChunkChecksums.class));
             return null;
         }),
         PUT_REVOKE((m, a) -> {
@@ -108,7 +116,8 @@ final class MasterOps {
         PUT_END_BATCH((m, a) -> m.putEndBatch(a.get(0, String.class), a.get(1, COMPLETIONS))),
         PUT_REVOKE_BATCH((m, a) -> m.putRevokeBatch(a.get(0, String.class), a.get(1, COMPLETIONS))),
         GET_REPLICA_LIST_BATCH((m, a) -> m.getReplicaListBatch(a.get(0, KEYS))),
-        EXISTS_BATCH((m, a) -> m.existsBatch(a.get(0, KEYS)));
+        EXISTS_BATCH((m, a) -> m.existsBatch(a.get(0, KEYS))),
+        LOOKUP_BATCH((m, a) -> m.lookupBatch(a.get(0, KEYS)));
 
         final Handler handler;
 

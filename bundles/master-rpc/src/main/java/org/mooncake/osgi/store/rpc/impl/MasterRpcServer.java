@@ -143,14 +143,16 @@ public final class MasterRpcServer implements AutoCloseable {
         try (s; DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
             boolean greeted = false;
+            int version = 0;
             while (true) {
                 Messages.Request req = Messages.CBOR.readValue(Frames.read(in, maxFrame), Messages.Request.class);
                 Messages.Response resp;
                 if (!greeted) {
                     resp = hello(req);
                     greeted = resp.code() == 0;
+                    version = greeted ? resp.result().asInt() : 0;
                 } else {
-                    resp = handle(req);
+                    resp = handle(req, version);
                 }
                 Frames.write(out, Messages.CBOR.writeValueAsBytes(resp));
                 if (!greeted) {
@@ -171,20 +173,26 @@ public final class MasterRpcServer implements AutoCloseable {
             return error(req.id(), new StoreException(ErrorCode.INVALID_PARAMS, "the first request must be HELLO"));
         }
         JsonNode v = req.args() != null && req.args().isArray() && req.args().size() > 0 ? req.args().get(0) : null;
-        if (v == null || !v.canConvertToInt() || v.asInt() != Frames.PROTOCOL_VERSION) {
-            return error(req.id(), new StoreException(ErrorCode.INVALID_VERSION,
-                    "protocol version " + v + " is not served; this master speaks " + Frames.PROTOCOL_VERSION));
+        if (v == null || !v.canConvertToInt() || v.asInt() < Frames.OLDEST_SERVED_VERSION
+                || v.asInt() > Frames.PROTOCOL_VERSION) {
+            return error(req.id(), new StoreException(ErrorCode.INVALID_VERSION, "protocol version " + v
+                    + " is not served; this master speaks " + Frames.OLDEST_SERVED_VERSION + " to "
+                    + Frames.PROTOCOL_VERSION));
         }
-        return new Messages.Response(req.id(), 0, null, Messages.CBOR.valueToTree(Frames.PROTOCOL_VERSION));
+        // the client's version: it is answered in that version's terms
+        return new Messages.Response(req.id(), 0, null, Messages.CBOR.valueToTree(v.asInt()));
     }
 
-    private Messages.Response handle(Messages.Request req) {
+    private Messages.Response handle(Messages.Request req, int version) {
         try {
             if (req.deadlineMs() > 0 && System.currentTimeMillis() > req.deadlineMs()) {
                 throw new StoreException(ErrorCode.RPC_FAIL, "deadline passed before the master got to it");
             }
             MasterOps.Op op = MasterOps.Op.named(req.op());
             Object result = op.handler.run(master, new MasterOps.Args(req.args()));
+            if (version < 3) {
+                result = OlderClients.inVersion2(result);
+            }
             return new Messages.Response(req.id(), 0, null, Messages.CBOR.valueToTree(result));
         } catch (StoreException e) {
             return error(req.id(), e);

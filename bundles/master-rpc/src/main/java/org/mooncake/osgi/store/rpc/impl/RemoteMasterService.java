@@ -8,9 +8,11 @@ import java.util.regex.Pattern;
 
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ObjectState;
 import org.mooncake.osgi.store.api.OpResult;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.master.ObjectInfo;
@@ -70,14 +72,16 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
         return a;
     }
 
-    private static StoreException error(Messages.Response r) {
-        ErrorCode code;
-        try {
-            code = ErrorCode.ofCode(r.code());
-        } catch (StoreException unknown) {
-            code = ErrorCode.INTERNAL_ERROR;
+    /**
+     * The master's error as the same code; one this version does not know (a newer master's)
+     * becomes INTERNAL_ERROR with the number in its message, and fails just that call.
+     */
+    static StoreException error(Messages.Response r) {
+        if (!ErrorCode.isKnown(r.code())) {
+            return new StoreException(ErrorCode.INTERNAL_ERROR,
+                    "the master answered error code " + r.code() + ", unknown to this client: " + r.message());
         }
-        return new StoreException(code, r.message());
+        return new StoreException(ErrorCode.ofCode(r.code()), r.message());
     }
 
     private JsonNode call(MasterOps.Op op, Object... values) {
@@ -135,8 +139,18 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
     }
 
     @Override
-    public void putEnd(String clientId, ObjectKey key, long putId, long checksum) {
-        call(MasterOps.Op.PUT_END, clientId, key, putId, checksum);
+    public void putEnd(String clientId, ObjectKey key, long putId, long checksum, ChunkChecksums chunks) {
+        if (chunks == null) {
+            call(MasterOps.Op.PUT_END, clientId, key, putId, checksum);
+        } else {
+            call(MasterOps.Op.PUT_END, clientId, key, putId, checksum, chunks);
+        }
+    }
+
+    @Override
+    public List<ObjectState> lookupBatch(List<ObjectKey> keys) {
+        return call(new TypeReference<List<ObjectState>>() {
+        }, MasterOps.Op.LOOKUP_BATCH, keys);
     }
 
     @Override

@@ -25,10 +25,12 @@ import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ObjectState;
 import org.mooncake.osgi.store.api.OpResult;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.client.impl.EmbeddedStoreClient;
+import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.master.PutCompletion;
 import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
@@ -174,6 +176,63 @@ class MasterRpcTest {
         try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 1000, 1 << 20)) {
             assertEquals(ErrorCode.INVALID_PARAMS.code(), c.call("STATS", null, 1000).code(), "HELLO comes first");
         }
+    }
+
+    @Test
+    void lookUpsAndChunkChecksumsCrossTheWire() {
+        mount("c1", "s1");
+        ObjectKey big = ObjectKey.of("big");
+        PutTicket t = remote.putStart("c1", big, 10_000, ReplicateConfig.DEFAULT, false);
+        assertEquals(List.of(ObjectState.WRITING, ObjectState.ABSENT),
+                remote.lookupBatch(List.of(big, ObjectKey.of("none"))));
+        ChunkChecksums chunks = new ChunkChecksums(4096, new long[] {11, 12, 13});
+        remote.putEnd("c1", big, t.putId(), chunks.combined(), chunks);
+        assertEquals(List.of(ObjectState.READABLE), remote.lookupBatch(List.of(big)));
+        assertEquals(chunks, remote.getReplicaList(big).chunks());
+        PutTicket batch = remote.putStart("c1", ObjectKey.of("big2"), 10_000, ReplicateConfig.DEFAULT, false);
+        assertTrue(remote.putEndBatch("c1", List.of(new PutCompletion(ObjectKey.of("big2"), batch.putId(),
+                chunks.combined(), chunks))).getFirst().isOk());
+        assertEquals(chunks, remote.getReplicaListBatch(List.of(ObjectKey.of("big2"))).getFirst().value().chunks());
+    }
+
+    /**
+     * A client of protocol 2 keeps working against this master, except that it is told plainly
+     * that it cannot check an object written in chunks, instead of failing its checksum.
+     */
+    @Test
+    void aVersion2ClientIsServedAndRefusedOnlyObjectsWrittenInChunks() throws IOException {
+        mount("c1", "s1");
+        PutTicket whole = remote.putStart("c1", ObjectKey.of("whole"), 100, ReplicateConfig.DEFAULT, false);
+        remote.putEnd("c1", ObjectKey.of("whole"), whole.putId(), 5);
+        PutTicket big = remote.putStart("c1", ObjectKey.of("big"), 10_000, ReplicateConfig.DEFAULT, false);
+        ChunkChecksums chunks = new ChunkChecksums(4096, new long[] {1, 2, 3});
+        remote.putEnd("c1", ObjectKey.of("big"), big.putId(), chunks.combined(), chunks);
+        try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 1000, 1 << 20)) {
+            assertEquals(0, c.call("HELLO", Messages.CBOR.createArrayNode().add(2), 1000).code());
+            var key = Messages.CBOR.valueToTree(ObjectKey.of("whole"));
+            Messages.Response ok = c.call("GET_REPLICA_LIST", Messages.CBOR.createArrayNode().add(key), 1000);
+            assertEquals(0, ok.code());
+            assertEquals(5, ok.result().get("checksum").asLong());
+            Messages.Response refused = c.call("GET_REPLICA_LIST",
+                    Messages.CBOR.createArrayNode().add(Messages.CBOR.valueToTree(ObjectKey.of("big"))), 1000);
+            assertEquals(ErrorCode.INVALID_VERSION.code(), refused.code());
+            assertTrue(refused.message().contains("protocol 2"), refused.message());
+            Messages.Response batch = c.call("GET_REPLICA_LIST_BATCH", Messages.CBOR.createArrayNode().add(
+                    Messages.CBOR.valueToTree(List.of(ObjectKey.of("whole"), ObjectKey.of("big")))), 1000);
+            assertEquals(0, batch.code());
+            assertEquals("OK", batch.result().get(0).get("error").asText());
+            assertEquals("INVALID_VERSION", batch.result().get(1).get("error").asText());
+        }
+    }
+
+    /** A newer master's error code, unknown to this client, fails the call cleanly, with the number. */
+    @Test
+    void anErrorCodeThisClientDoesNotKnowIsAnInternalErrorNamingIt() {
+        StoreException e = RemoteMasterService.error(new Messages.Response(1, -2999, "a future failure", null));
+        assertEquals(ErrorCode.INTERNAL_ERROR, e.errorCode());
+        assertTrue(e.getMessage().contains("-2999") && e.getMessage().contains("a future failure"), e.getMessage());
+        assertEquals(ErrorCode.OBJECT_BEING_WRITTEN,
+                RemoteMasterService.error(new Messages.Response(1, -2004, "busy", null)).errorCode());
     }
 
     @Test

@@ -30,6 +30,28 @@ public final class Checksums {
     }
 
     /**
+     * The checksum of each consecutive {@code chunkBytes}-byte piece of {@code data} (the last may
+     * be shorter), as {@link #of} computes each (since 2.1).
+     */
+    public static long[] ofChunks(MemorySegment data, long chunkBytes) {
+        if (chunkBytes <= 0) {
+            throw new IllegalArgumentException("chunk size must be > 0, was " + chunkBytes);
+        }
+        long size = data.byteSize();
+        long[] sums = new long[(int) Math.max(1, (size + chunkBytes - 1) / chunkBytes)];
+        for (int i = 0; i < sums.length; i++) {
+            long off = i * chunkBytes;
+            sums[i] = of(data.asSlice(off, Math.min(chunkBytes, size - off)));
+        }
+        return sums;
+    }
+
+    /** {@link #ofChunks} on another thread while the caller goes on (since 2.1). */
+    public static CompletableFuture<long[]> ofChunksAside(MemorySegment data, long chunkBytes) {
+        return CompletableFuture.supplyAsync(() -> ofChunks(data, chunkBytes), ASIDE);
+    }
+
+    /**
      * Whether copy transports in this process copy and checksum in one pass, through the native
      * kernel (since 1.2): where they do not, a checksummed copy reads its bytes twice.
      */

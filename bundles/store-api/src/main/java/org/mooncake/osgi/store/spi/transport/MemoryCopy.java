@@ -50,6 +50,9 @@ public final class MemoryCopy {
         MemorySegment from = r.op() == TransferOp.WRITE ? r.local() : range;
         MemorySegment to = r.op() == TransferOp.WRITE ? range : r.local();
         try {
+            if (r.chunked()) {
+                return TransferStatus.doneChunked(len, copyWithChunkChecksums(from, to, r.checksumChunkBytes()));
+            }
             if (r.checksum()) {
                 return TransferStatus.done(len, copyWithChecksum(from, to));
             }
@@ -83,6 +86,21 @@ public final class MemoryCopy {
             return FusedCopy.copy(from, to);
         }
         return Checksums.worthAside(from) ? copyWithChecksumAside(from, to) : checksumThenCopyInSteps(from, to);
+    }
+
+    /**
+     * {@link #copyWithChecksum} chunk by chunk: one checksum per {@code chunkBytes} piece, each
+     * computed in the same pass as its piece's copy where the native kernel runs.
+     */
+    static long[] copyWithChunkChecksums(MemorySegment from, MemorySegment to, long chunkBytes) {
+        long size = from.byteSize();
+        long[] sums = new long[(int) Math.max(1, (size + chunkBytes - 1) / chunkBytes)];
+        for (int i = 0; i < sums.length; i++) {
+            long off = i * chunkBytes;
+            long len = Math.min(chunkBytes, size - off);
+            sums[i] = copyWithChecksum(from.asSlice(off, len), to.asSlice(off, len));
+        }
+        return sums;
     }
 
     /**

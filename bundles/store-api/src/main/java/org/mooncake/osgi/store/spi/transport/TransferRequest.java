@@ -11,22 +11,36 @@ import org.mooncake.osgi.store.master.SegmentEndpoint;
  * <p>{@code checksum} asks for the checksum ({@link Checksums#of}) of the bytes moved in the status: of {@code local} for a
  * WRITE, of the remote bytes as they were read for a READ. A transport may compute it beside the
  * copy, while each piece is in cache, which costs less than a separate pass; one that cannot
- * returns no checksum and the caller computes it itself.
+ * returns no checksum and the caller computes it itself. With {@code checksumChunkBytes} > 0
+ * (since 2.1) the checksum asked for is one per consecutive piece of that many bytes of
+ * {@code local} (the last may be shorter), as {@link Checksums#ofChunks} computes them.
  */
 public record TransferRequest(TransferOp op, MemorySegment local, SegmentEndpoint remote, long remoteOffset,
-        boolean checksum) {
+        boolean checksum, long checksumChunkBytes) {
     public TransferRequest {
-        if (op == null || local == null || remote == null || remoteOffset < 0) {
-            throw new IllegalArgumentException("op, local memory, remote endpoint and offset >= 0 are required");
+        if (op == null || local == null || remote == null || remoteOffset < 0 || checksumChunkBytes < 0) {
+            throw new IllegalArgumentException(
+                    "op, local memory, remote endpoint, offset >= 0 and chunk size >= 0 are required");
         }
+    }
+
+    /** A request with one checksum of all it moves, if {@code checksum}: the components of 2.0. */
+    public TransferRequest(TransferOp op, MemorySegment local, SegmentEndpoint remote, long remoteOffset,
+            boolean checksum) {
+        this(op, local, remote, remoteOffset, checksum, 0);
     }
 
     /** A request without a checksum. */
     public TransferRequest(TransferOp op, MemorySegment local, SegmentEndpoint remote, long remoteOffset) {
-        this(op, local, remote, remoteOffset, false);
+        this(op, local, remote, remoteOffset, false, 0);
     }
 
     public long length() {
         return local.byteSize();
+    }
+
+    /** Whether the checksum asked for is one per chunk (since 2.1). */
+    public boolean chunked() {
+        return checksum && checksumChunkBytes > 0;
     }
 }

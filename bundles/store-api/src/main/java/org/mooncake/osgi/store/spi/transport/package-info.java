@@ -8,9 +8,11 @@
  * a transport whether it does ({@code Transport.checksumsInOnePass}).
  * 2.0: the checksum is XXH3-64, not CRC32C: {@code Checksums.of} and {@code TransferStatus.checksum}
  * are {@code long}s (a fused copy with XXH3 costs 1.3x a bare copy at 64 KiB, with CRC32C 1.9x).
+ * 2.1: a request may ask for one checksum per chunk ({@code TransferRequest.checksumChunkBytes}),
+ * reported in {@code TransferStatus.chunkChecksums}; {@code Checksums.ofChunks} computes them.
  */
 @Export
-@Version("2.0.0")
+@Version("2.1.0")
 package org.mooncake.osgi.store.spi.transport;
 
 import org.osgi.annotation.bundle.Export;

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,12 +16,14 @@ import java.util.regex.PatternSyntaxException;
 
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ObjectState;
 import org.mooncake.osgi.store.api.OpResult;
 import org.mooncake.osgi.store.api.RangeCopy;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.api.TransferStats;
+import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.PutCompletion;
 import org.mooncake.osgi.store.master.PutTicket;
@@ -56,6 +57,15 @@ public final class EmbeddedStoreClient implements StoreClient {
     private volatile boolean healthy = true;
     /** The segments this client contributes, and what the master knows of them. */
     private final ContributedSegments contributed;
+    /** Checksum chunk of the objects this client writes; any thread may change it, each put reads it once. */
+    private volatile long checksumChunkBytes = DEFAULT_CHECKSUM_CHUNK_BYTES;
+
+    /**
+     * A ranged read of an object larger than this moves whole chunks only: a tensor header is
+     * checked by moving 64 KiB, not the payload. Smaller chunks cost the master more metadata
+     * (8 bytes a chunk) and a transfer a call per chunk.
+     */
+    static final long DEFAULT_CHECKSUM_CHUNK_BYTES = 64 << 10;
 
     EmbeddedStoreClient(MasterService master, Transports transports, String clientId, String tenant, String protocol,
             InstantSource clock) {
@@ -79,6 +89,17 @@ public final class EmbeddedStoreClient implements StoreClient {
 
     String clientId() {
         return clientId;
+    }
+
+    /**
+     * Sets the checksum chunk of later puts: an object larger than this records one checksum per
+     * chunk, and a ranged read of it moves only the chunks its ranges touch. At least {@link
+     * ChunkChecksums#MIN_CHUNK_BYTES}.
+     */
+    public void checksumChunkBytes(long bytes) {
+        StoreException.require(bytes >= ChunkChecksums.MIN_CHUNK_BYTES,
+                "checksum chunk must be at least " + ChunkChecksums.MIN_CHUNK_BYTES + " bytes, was " + bytes);
+        checksumChunkBytes = bytes;
     }
 
     @Override
@@ -145,14 +166,8 @@ public final class EmbeddedStoreClient implements StoreClient {
         StoreException.require(config != null, "replicate config is null");
         PutTicket put = master.putStart(clientId, k, source.byteSize(), config, upsert);
         try {
-            // A large object's checksum is computed on another thread while its bytes travel
-            // (both only read the source), unless the first replica's transport computes it in
-            // the same pass as its copy; a smaller one's by the transport beside its copy where it can.
-            java.util.concurrent.CompletableFuture<Long> aside =
-                    Checksums.worthAside(source) && !firstTransport(put).checksumsInOnePass() ? Checksums.aside(source) : null;
-            OptionalLong moved = transports.runAll(writes(source, put, aside == null));
-            long checksum = aside != null ? aside.join() : moved.orElseGet(() -> Checksums.of(source));
-            master.putEnd(clientId, k, put.putId(), checksum);
+            Written w = writeReplicas(source, put);
+            master.putEnd(clientId, k, put.putId(), w.checksum(), w.chunks());
         } catch (RuntimeException e) {
             try {
                 master.putRevoke(clientId, k, put.putId());
@@ -163,17 +178,47 @@ public final class EmbeddedStoreClient implements StoreClient {
         }
     }
 
+    /** What a put-end reports: the object's checksum, and its chunk checksums when it has more than one chunk. */
+    private record Written(long checksum, ChunkChecksums chunks) {
+    }
+
+    /**
+     * Writes every replica and returns the checksums. A large object's are computed on another
+     * thread while its bytes travel (both only read the source), unless the first replica's
+     * transport computes them in the same pass as its copy; a smaller one's by the transport
+     * beside its copy where it can, else here afterwards. An object larger than the checksum
+     * chunk gets one checksum per chunk.
+     */
+    private Written writeReplicas(MemorySegment source, PutTicket put) {
+        long chunk = checksumChunkBytes;
+        boolean chunked = source.byteSize() > chunk;
+        java.util.concurrent.CompletableFuture<?> aside = null;
+        if (Checksums.worthAside(source) && !firstTransport(put).checksumsInOnePass()) {
+            aside = chunked ? Checksums.ofChunksAside(source, chunk) : Checksums.aside(source);
+        }
+        Transports.Reported moved = transports.runAll(writes(source, put, aside == null, chunked ? chunk : 0));
+        if (!chunked) {
+            long checksum = aside != null ? (Long) aside.join() : moved.whole().orElseGet(() -> Checksums.of(source));
+            return new Written(checksum, null);
+        }
+        long[] sums = aside != null ? (long[]) aside.join()
+                : moved.chunks() != null ? moved.chunks() : Checksums.ofChunks(source, chunk);
+        ChunkChecksums chunks = new ChunkChecksums(chunk, sums);
+        return new Written(chunks.combined(), chunks);
+    }
+
     private Transport firstTransport(PutTicket put) {
         var r = put.replicas().getFirst();
         return transports.reaching(transports.pick(r.segmentName(), r.endpoints(), TransferOp.WRITE));
     }
 
-    /** One WRITE per replica; the first asks the transport for the checksum if {@code checksum}. */
-    private List<TransferRequest> writes(MemorySegment source, PutTicket put, boolean checksum) {
+    /** One WRITE per replica; the first asks the transport for the checksums if {@code checksum}. */
+    private List<TransferRequest> writes(MemorySegment source, PutTicket put, boolean checksum, long chunkBytes) {
         List<TransferRequest> out = new ArrayList<>(put.replicas().size());
         for (var r : put.replicas()) {
+            boolean first = out.isEmpty();
             out.add(new TransferRequest(TransferOp.WRITE, source, transports.pick(r.segmentName(), r.endpoints(),
-                    TransferOp.WRITE), r.offset(), checksum && out.isEmpty()));
+                    TransferOp.WRITE), r.offset(), checksum && first, checksum && first ? chunkBytes : 0));
         }
         return out;
     }
@@ -217,7 +262,7 @@ public final class EmbeddedStoreClient implements StoreClient {
                     "object of " + lease.sizeBytes() + " bytes does not fit a byte[]; use getInto");
         }
         byte[] out = new byte[(int) lease.sizeBytes()];
-        read(key, lease, MemorySegment.ofArray(out));
+        read(key, lease, 0, MemorySegment.ofArray(out));
         return out;
     }
 
@@ -225,17 +270,18 @@ public final class EmbeddedStoreClient implements StoreClient {
     public long getInto(String key, MemorySegment target) {
         StoreException.require(target != null, "target is null");
         return underLease(key, lease -> {
-            if (lease.sizeBytes() > target.byteSize()) {
-                throw new StoreException(ErrorCode.BUFFER_TOO_SMALL,
-                        "object of " + lease.sizeBytes() + " bytes does not fit " + target.byteSize() + " bytes");
-            }
-            read(key, lease, target.asSlice(0, lease.sizeBytes()));
-            return lease.sizeBytes();
+            return readInto(key, lease, target);
         });
     }
 
-    /** Tries replicas, own segments first, until one arrives intact within the lease. */
-    private void read(String key, ReadLease lease, MemorySegment target) {
+    /**
+     * Reads the object's bytes from {@code from} into {@code target}, trying replicas (own
+     * segments first) until they arrive intact within the lease. An object checked whole is read
+     * whole ({@code from} 0, {@code target} its size); one with chunk checksums may be read from
+     * any chunk boundary to another (or its end), and every chunk moved is verified.
+     */
+    private void read(String key, ReadLease lease, long from, MemorySegment target) {
+        ChunkChecksums chunks = lease.chunks();
         List<ReplicaLocation> order = lease.replicas();
         if (order.size() > 1) {
             order = new ArrayList<>(order);
@@ -243,12 +289,13 @@ public final class EmbeddedStoreClient implements StoreClient {
         }
         StoreException last = null; // made only when a read fails: an exception costs its stack trace
         for (ReplicaLocation r : order) {
-            OptionalLong moved;
+            Transports.Reported moved;
             long startMs = clock.millis();
-            SegmentEndpoint from;
+            SegmentEndpoint endpoint;
             try {
-                from = transports.pick(r.segmentName(), r.endpoints(), TransferOp.READ);
-                moved = transports.runAll(List.of(new TransferRequest(TransferOp.READ, target, from, r.offset(), true)));
+                endpoint = transports.pick(r.segmentName(), r.endpoints(), TransferOp.READ);
+                moved = transports.runAll(List.of(new TransferRequest(TransferOp.READ, target, endpoint,
+                        r.offset() + from, true, chunks == null ? 0 : chunks.chunkBytes())));
             } catch (StoreException e) {
                 last = e;
                 continue;
@@ -260,14 +307,24 @@ public final class EmbeddedStoreClient implements StoreClient {
                         + (endMs - lease.leaseExpiresAtMs()) + " ms (it took " + (endMs - startMs)
                         + " ms); the bytes may have been reused");
             }
-            if (moved.orElseGet(() -> Checksums.of(target)) == lease.checksum()) {
+            if (intact(lease, from, target, moved)) {
                 return;
             }
-            transports.checksumMismatch(from.protocol());
+            transports.checksumMismatch(endpoint.protocol());
             last = new StoreException(ErrorCode.CHECKSUM_MISMATCH,
                     "replica of " + key + " on " + r.segmentName() + " does not match its checksum");
         }
         throw last != null ? last : new StoreException(ErrorCode.INVALID_REPLICA, "object " + key + " has no replica");
+    }
+
+    /** Whether the bytes read match what the put recorded, with what the transport computed where it did. */
+    private static boolean intact(ReadLease lease, long from, MemorySegment read, Transports.Reported moved) {
+        ChunkChecksums chunks = lease.chunks();
+        if (chunks == null) {
+            return moved.whole().orElseGet(() -> Checksums.of(read)) == lease.checksum();
+        }
+        long[] sums = moved.chunks() != null ? moved.chunks() : Checksums.ofChunks(read, chunks.chunkBytes());
+        return chunks.matches((int) (from / chunks.chunkBytes()), sums);
     }
 
     @Override
@@ -284,10 +341,17 @@ public final class EmbeddedStoreClient implements StoreClient {
                 copied += r.length();
             }
             try (Arena scratch = Arena.ofConfined()) {
-                MemorySegment whole = scratch.allocate(lease.sizeBytes(), 64);
-                read(key, lease, whole);
+                // every piece moved is verified before any byte reaches the target
+                List<ChunkRuns.Run> runs = ChunkRuns.covering(ranges, lease.sizeBytes(),
+                        lease.chunks() == null ? lease.sizeBytes() : lease.chunks().chunkBytes());
+                List<MemorySegment> moved = new ArrayList<>(runs.size());
+                for (ChunkRuns.Run run : runs) {
+                    MemorySegment bytes = scratch.allocate(run.length(), 64);
+                    read(key, lease, run.from(), bytes);
+                    moved.add(bytes);
+                }
                 for (RangeCopy r : ranges) {
-                    MemorySegment.copy(whole, r.objectOffset(), target, r.targetOffset(), r.length());
+                    ChunkRuns.copy(r, runs, moved, target);
                 }
             }
             return copied;
@@ -384,9 +448,8 @@ public final class EmbeddedStoreClient implements StoreClient {
             }
             PutTicket put = t.value();
             try {
-                OptionalLong moved = transports.runAll(writes(e.getValue(), put, true));
-                long checksum = moved.orElseGet(() -> Checksums.of(e.getValue()));
-                written.add(new PutCompletion(keys.get(j), put.putId(), checksum));
+                Written w = writeReplicas(e.getValue(), put);
+                written.add(new PutCompletion(keys.get(j), put.putId(), w.checksum(), w.chunks()));
                 writtenAt.add(i);
             } catch (StoreException bad) {
                 failed.add(new PutCompletion(keys.get(j), put.putId(), 0));
@@ -482,9 +545,64 @@ public final class EmbeddedStoreClient implements StoreClient {
         });
     }
 
+    /**
+     * Every lease in one master call, then each object's bytes; a read that outlives its lease
+     * is made again on its own, under a fresh one ({@link #getInto}).
+     */
     @Override
     public List<OpResult<Long>> getIntoBatch(Map<String, MemorySegment> targets) {
-        return each(List.copyOf(targets.entrySet()), Map.Entry::getKey, e -> getInto(e.getKey(), e.getValue()));
+        StoreException.require(targets != null, "targets are null");
+        List<Map.Entry<String, MemorySegment>> entries = List.copyOf(targets.entrySet());
+        List<OpResult<ReadLease>> leases = perKey(entries.stream().map(Map.Entry::getKey).toList(),
+                master::getReplicaListBatch);
+        List<OpResult<Long>> out = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            String key = entries.get(i).getKey();
+            MemorySegment target = entries.get(i).getValue();
+            OpResult<ReadLease> l = leases.get(i);
+            if (!l.isOk()) {
+                out.add(new OpResult<>(key, null, l.error(), l.message()));
+                continue;
+            }
+            try {
+                StoreException.require(target != null, "target of " + key + " is null");
+                out.add(OpResult.ok(key, readInto(key, l.value(), target)));
+            } catch (StoreException e) {
+                if (e.errorCode() != ErrorCode.LEASE_EXPIRED) {
+                    out.add(OpResult.failed(key, e));
+                    continue;
+                }
+                try {
+                    out.add(OpResult.ok(key, getInto(key, target)));
+                } catch (StoreException again) {
+                    out.add(OpResult.failed(key, again));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The whole object into {@code target} under {@code lease}; returns its size. */
+    private long readInto(String key, ReadLease lease, MemorySegment target) {
+        if (lease.sizeBytes() > target.byteSize()) {
+            throw new StoreException(ErrorCode.BUFFER_TOO_SMALL,
+                    "object of " + lease.sizeBytes() + " bytes does not fit " + target.byteSize() + " bytes");
+        }
+        read(key, lease, 0, target.asSlice(0, lease.sizeBytes()));
+        return lease.sizeBytes();
+    }
+
+    @Override
+    public List<OpResult<ObjectState>> lookupBatch(List<String> keys) {
+        StoreException.require(keys != null, "keys are null");
+        return perKey(keys, valid -> {
+            List<ObjectState> states = master.lookupBatch(valid);
+            List<OpResult<ObjectState>> out = new ArrayList<>(states.size());
+            for (int i = 0; i < states.size(); i++) {
+                out.add(OpResult.ok(valid.get(i).key(), states.get(i)));
+            }
+            return out;
+        });
     }
 
     // ---- buffers and segments ----

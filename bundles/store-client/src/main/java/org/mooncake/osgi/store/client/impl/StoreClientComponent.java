@@ -12,11 +12,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.mooncake.osgi.store.api.ObjectState;
 import org.mooncake.osgi.store.api.OpResult;
 import org.mooncake.osgi.store.api.RangeCopy;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.TransferStats;
+import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.spi.transport.Transport;
 import org.osgi.framework.FrameworkUtil;
@@ -71,15 +73,23 @@ public final class StoreClientComponent implements StoreClient {
         @AttributeDefinition(description = "Filter choosing the transport that allocates this client's segment "
                 + "(the first bound that matches; every bound transport serves it); read at start")
         String segmentTransport_target() default "(transport.protocol=local)";
+
+        @AttributeDefinition(description = "Objects larger than this get one checksum per chunk of this many bytes, so"
+                + " that a ranged read moves and verifies only the chunks it touches; >= 4096. Applies to later puts")
+        long checksum_chunk_bytes() default 64 << 10;
     }
 
     /** A configuration, read and checked: a broken one fails here, before anything changes. */
     record Settings(String clientId, String tenant, long segmentBytes, long bufferBytes, long heartbeatMs,
-            String segmentTransport) {
+            String segmentTransport, long checksumChunkBytes) {
         Settings {
             if (segmentBytes < 0 || bufferBytes < 0 || heartbeatMs <= 0) {
                 throw new IllegalArgumentException(
                         "global_segment_size and local_buffer_size must be >= 0 and heartbeat_interval_ms > 0");
+            }
+            if (checksumChunkBytes < ChunkChecksums.MIN_CHUNK_BYTES) {
+                throw new IllegalArgumentException("checksum.chunk.bytes must be >= " + ChunkChecksums.MIN_CHUNK_BYTES
+                        + ", was " + checksumChunkBytes);
             }
             try {
                 FrameworkUtil.createFilter(segmentTransport);
@@ -90,7 +100,7 @@ public final class StoreClientComponent implements StoreClient {
 
         static Settings of(Config c) {
             return new Settings(c.client_id(), c.tenant(), c.global_segment_size(), c.local_buffer_size(),
-                    c.heartbeat_interval_ms(), c.segmentTransport_target());
+                    c.heartbeat_interval_ms(), c.segmentTransport_target(), c.checksum_chunk_bytes());
         }
 
         /** Whether a transport with these service properties is the one to allocate the segment. */
@@ -152,6 +162,7 @@ public final class StoreClientComponent implements StoreClient {
         String id = running.clientId().isBlank() ? "embedded-" + UUID.randomUUID().toString().substring(0, 8)
                 : running.clientId();
         client = new EmbeddedStoreClient(master, transports, id, running.tenant(), null, InstantSource.system());
+        client.checksumChunkBytes(running.checksumChunkBytes());
         localBuffer = running.bufferBytes() > 0 ? arena.allocate(running.bufferBytes(), 64) : null;
         if (localBuffer != null) {
             client.registerBuffer(localBuffer);
@@ -215,7 +226,12 @@ public final class StoreClientComponent implements StoreClient {
             beating = heartbeats.scheduleAtFixedRate(client::heartbeat, next.heartbeatMs(), next.heartbeatMs(),
                     TimeUnit.MILLISECONDS);
             running = new Settings(running.clientId(), running.tenant(), running.segmentBytes(), running.bufferBytes(),
-                    next.heartbeatMs(), running.segmentTransport());
+                    next.heartbeatMs(), running.segmentTransport(), running.checksumChunkBytes());
+        }
+        if (next.checksumChunkBytes() != running.checksumChunkBytes()) {
+            client.checksumChunkBytes(next.checksumChunkBytes()); // later puts only: each object keeps its own
+            running = new Settings(running.clientId(), running.tenant(), running.segmentBytes(), running.bufferBytes(),
+                    running.heartbeatMs(), running.segmentTransport(), next.checksumChunkBytes());
         }
         List<String> later = next.restartOnlyChanges(running);
         if (!later.isEmpty()) {
@@ -392,6 +408,11 @@ public final class StoreClientComponent implements StoreClient {
     @Override
     public List<OpResult<Long>> getIntoBatch(Map<String, MemorySegment> targets) {
         return client.getIntoBatch(targets);
+    }
+
+    @Override
+    public List<OpResult<ObjectState>> lookupBatch(List<String> keys) {
+        return client.lookupBatch(keys);
     }
 
     @Override

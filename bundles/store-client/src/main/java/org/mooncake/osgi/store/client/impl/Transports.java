@@ -107,13 +107,21 @@ final class Transports {
     }
 
     /**
+     * The checksums a transport reported for the request that asked for them: one of all its
+     * bytes, or one per chunk; empty and null where the transport computed none.
+     */
+    record Reported(OptionalLong whole, long[] chunks) {
+        static final Reported NOTHING = new Reported(OptionalLong.empty(), null);
+    }
+
+    /**
      * Runs requests as one batch per protocol, all in flight together; any failure status or
      * exception becomes TRANSFER_FAIL once every batch has finished (a batch still moving bytes
      * when the caller gives up could write into blocks the master hands out again). Returns the
-     * checksum a transport reported for a request that asked for one (callers ask in one request
-     * at most). Counts every request in {@link #counts}.
+     * checksums a transport reported for a request that asked for them (callers ask in one
+     * request at most). Counts every request in {@link #counts}.
      */
-    OptionalLong runAll(List<TransferRequest> requests) {
+    Reported runAll(List<TransferRequest> requests) {
         List<List<TransferRequest>> batches = batchesByProtocol(requests);
         List<CompletableFuture<List<TransferStatus>>> inFlight = new ArrayList<>(batches.size());
         for (List<TransferRequest> batch : batches) {
@@ -130,6 +138,7 @@ final class Transports {
         }
         String failure = null;
         OptionalLong checksum = OptionalLong.empty();
+        long[] chunks = null;
         for (int b = 0; b < batches.size(); b++) {
             List<TransferRequest> batch = batches.get(b);
             try {
@@ -145,6 +154,7 @@ final class Transports {
                         failure = s.error();
                     }
                     checksum = checksum.isPresent() ? checksum : s.checksum();
+                    chunks = chunks != null ? chunks : s.chunkChecksums();
                 }
             } catch (RuntimeException e) {
                 batch.forEach(r -> counts.finished(r, false));
@@ -157,7 +167,7 @@ final class Transports {
         if (failure != null) {
             throw new StoreException(ErrorCode.TRANSFER_FAIL, requests.getFirst().op() + " failed: " + failure);
         }
-        return checksum;
+        return checksum.isEmpty() && chunks == null ? Reported.NOTHING : new Reported(checksum, chunks);
     }
 
     /** What this client's transfers have moved, by protocol. */

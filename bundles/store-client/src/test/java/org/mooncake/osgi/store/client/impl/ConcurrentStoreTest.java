@@ -27,7 +27,7 @@ import org.mooncake.osgi.store.api.TransferStats;
  */
 class ConcurrentStoreTest {
     private static final Set<ErrorCode> REFUSALS = EnumSet.of(ErrorCode.OBJECT_NOT_FOUND,
-            ErrorCode.OBJECT_ALREADY_EXISTS, ErrorCode.OBJECT_HAS_LEASE, ErrorCode.NO_AVAILABLE_HANDLE,
+            ErrorCode.OBJECT_ALREADY_EXISTS, ErrorCode.OBJECT_BEING_WRITTEN, ErrorCode.OBJECT_HAS_LEASE, ErrorCode.NO_AVAILABLE_HANDLE,
             ErrorCode.REPLICA_IS_NOT_READY, ErrorCode.INVALID_WRITE);
 
     /** A value that names its key and version and is checkable on its own. */

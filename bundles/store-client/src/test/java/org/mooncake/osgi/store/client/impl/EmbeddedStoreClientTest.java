@@ -191,8 +191,14 @@ class EmbeddedStoreClientTest {
                 List<TransferStatus> out = new java.util.ArrayList<>();
                 for (int i = 0; i < batch.size(); i++) {
                     TransferStatus s = statuses.get(i);
-                    boolean lie = batch.get(i).op() == lieOn && s.checksum().isPresent();
-                    out.add(lie ? TransferStatus.done(s.bytes(), s.checksum().getAsLong() + 1) : s);
+                    boolean lie = batch.get(i).op() == lieOn;
+                    if (lie && s.chunkChecksums() != null) {
+                        long[] sums = s.chunkChecksums().clone();
+                        sums[sums.length - 1]++;
+                        out.add(TransferStatus.doneChunked(s.bytes(), sums));
+                    } else {
+                        out.add(lie && s.checksum().isPresent() ? TransferStatus.done(s.bytes(), s.checksum().getAsLong() + 1) : s);
+                    }
                 }
                 return out;
             });
@@ -203,7 +209,7 @@ class EmbeddedStoreClientTest {
     void theChecksumATransportComputesBesideItsCopyIsTheOneRecordedAndVerified() {
         MisreportingTransport t = new MisreportingTransport();
         f = new ClientFixture(t, 1 << 20, 1 << 20);
-        byte[] v = new byte[100_000];
+        byte[] v = new byte[60_000]; // one checksum chunk: ChunkedChecksumTest has larger objects
         new java.util.Random(3).nextBytes(v);
         f.client.put("honest", v, ReplicateConfig.builder().replicaCount(2).build());
         assertArrayEquals(v, f.client.get("honest"));
@@ -219,6 +225,58 @@ class EmbeddedStoreClientTest {
 
         t.lieOn = TransferOp.READ;
         assertError(ErrorCode.CHECKSUM_MISMATCH, () -> f.client.get("honest"));
+    }
+
+    @Test
+    void chunkChecksumsATransportComputesBesideItsCopyAreTheOnesRecordedAndVerified() {
+        MisreportingTransport t = new MisreportingTransport();
+        f = new ClientFixture(t, 1 << 20);
+        f.client.checksumChunkBytes(16 << 10);
+        byte[] v = new byte[100_000];
+        new java.util.Random(4).nextBytes(v);
+        f.client.put("honest", v);
+        assertArrayEquals(v, f.client.get("honest"));
+        var chunks = f.master.getReplicaList(ObjectKey.of("honest")).chunks();
+        assertArrayEquals(org.mooncake.osgi.store.spi.transport.Checksums.ofChunks(java.lang.foreign.MemorySegment.ofArray(v),
+                16 << 10), chunks.sums());
+        assertEquals(List.of(16L << 10, 16L << 10), t.seen.stream().map(TransferRequest::checksumChunkBytes).toList());
+
+        t.lieOn = TransferOp.WRITE;
+        f.client.put("recorded", v);
+        t.lieOn = null;
+        assertError(ErrorCode.CHECKSUM_MISMATCH, () -> f.client.get("recorded"));
+
+        t.lieOn = TransferOp.READ;
+        assertError(ErrorCode.CHECKSUM_MISMATCH, () -> f.client.get("honest"));
+    }
+
+    /** getIntoBatch asks the master for every lease in one call, as getBatch does. */
+    @Test
+    void aBatchOfReadsTakesItsLeasesInOneMasterCall() {
+        f = new ClientFixture(1 << 20);
+        f.client.put("a", bytes("1"));
+        f.client.put("b", bytes("22"));
+        java.util.List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        MasterService real = f.master;
+        MasterService counting = (MasterService) java.lang.reflect.Proxy.newProxyInstance(
+                MasterService.class.getClassLoader(), new Class<?>[] {MasterService.class}, (proxy, method, args) -> {
+                    calls.add(method.getName());
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        EmbeddedStoreClient reader = EmbeddedStoreClient.create(counting, f.client.transports().all(), "c2", "default",
+                "local", f.clock);
+        try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            var results = reader.getIntoBatch(java.util.Map.of("a", a.allocate(1), "b", a.allocate(2), "c", a.allocate(1)));
+            assertEquals(2, results.stream().filter(r -> r.isOk()).count());
+        }
+        assertEquals(List.of("getReplicaListBatch"), calls);
+        calls.clear();
+        reader.lookupBatch(List.of("a", "b", "c"));
+        assertEquals(List.of("lookupBatch"), calls);
     }
 
     @Test

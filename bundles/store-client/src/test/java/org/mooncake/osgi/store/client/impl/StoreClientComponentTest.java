@@ -75,6 +75,11 @@ class StoreClientComponentTest {
             public String segmentTransport_target() {
                 return segmentTransport;
             }
+
+            @Override
+            public long checksum_chunk_bytes() {
+                return 64 << 10;
+            }
         };
     }
 
@@ -183,13 +188,13 @@ class StoreClientComponentTest {
     @Test
     void onlyWhatARestartAppliesIsNamedAsWaitingForOne() {
         String local = "(transport.protocol=local)";
-        var running = new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 1000, local);
+        var running = new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 1000, local, 65536);
         assertEquals(java.util.List.of(),
-                new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 5, local).restartOnlyChanges(running));
+                new StoreClientComponent.Settings("", "t1", 1 << 20, 0, 5, local, 65536).restartOnlyChanges(running));
         assertEquals(java.util.List.of("tenant", "global.segment.size"),
-                new StoreClientComponent.Settings("", "t2", 2 << 20, 0, 1000, local).restartOnlyChanges(running));
+                new StoreClientComponent.Settings("", "t2", 2 << 20, 0, 1000, local, 65536).restartOnlyChanges(running));
         assertEquals(java.util.List.of("segmentTransport.target"), new StoreClientComponent.Settings("", "t1", 1 << 20, 0,
-                1000, "(transport.protocol=shm)").restartOnlyChanges(running));
+                1000, "(transport.protocol=shm)", 65536).restartOnlyChanges(running));
     }
 
     /** The master behind a switch: while it is off every call fails as an unreachable remote master does. */

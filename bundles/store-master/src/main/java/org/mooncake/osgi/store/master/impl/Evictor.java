@@ -7,6 +7,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
+import org.mooncake.osgi.store.api.ObjectDataType;
+import org.mooncake.osgi.store.spi.eviction.CandidateGroup;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
@@ -65,15 +67,16 @@ final class Evictor {
     long runRound() {
         Segments segments = master.segmentRegistry();
         long capacity = segments.capacity();
-        long used = segments.used();
         if (capacity == 0) {
             return 0;
         }
         MasterSettings cfg = master.settings();
+        long limited = cfg.hiddenState().any() ? limitHiddenStates(cfg, capacity) : 0;
+        long used = segments.used();
         double usedRatio = (double) used / capacity;
         boolean shortage = master.takeSpaceShortage();
         if (usedRatio <= cfg.highWatermark() && !shortage) {
-            return 0;
+            return limited;
         }
         PolicySelector.Offer offer = master.policies().current();
         if (offer == null) {
@@ -100,6 +103,50 @@ final class Evictor {
         lastRoundNanos = took;
         totalRoundNanos += took;
         rounds++;
+        return freed;
+    }
+
+    /**
+     * Enforces the limits on HIDDEN_STATE objects, whatever the watermark: removes those idle past
+     * their TTL, then evicts from each tenant over its share of capacity its least recently used
+     * ones until it is back within. Both may take soft-pinned objects (a limit is not a
+     * preference), never leased or hard-pinned ones. Their victims are evictions like any other:
+     * counted, told to the observers, freed. Returns the bytes freed.
+     */
+    private long limitHiddenStates(MasterSettings cfg, long capacity) {
+        long freed = 0;
+        long now = master.now();
+        MasterSettings.HiddenStateLimits limits = cfg.hiddenState();
+        for (CandidateGroup g : master.index.groups()) {
+            if (g.dataType() != ObjectDataType.HIDDEN_STATE || g.objectCount() == 0) {
+                continue;
+            }
+            if (limits.ttlMs() > 0) {
+                Iterator<CandidateView> idle = HiddenStatePlans.idleSince(g, now - limits.ttlMs(),
+                        cfg.defaultLeaseTtlMs());
+                if (idle.hasNext()) {
+                    freed += limit("hidden-state TTL of tenant " + g.tenant(), now, capacity, Long.MAX_VALUE,
+                            () -> idle);
+                }
+            }
+            long over = HiddenStatePlans.overShare(g, limits.tenantShare(), capacity);
+            if (over > 0) {
+                freed += limit("hidden-state share of tenant " + g.tenant(), now, capacity, over, g::inLeaseOrder);
+            }
+        }
+        return freed;
+    }
+
+    private long limit(String planner, long now, long capacity, long targetBytes,
+            java.util.function.Supplier<Iterator<CandidateView>> plan) {
+        awaitPurged();
+        long used = master.segmentRegistry().used();
+        EvictionRequest request = new EvictionRequest(now, 2, capacity, used, targetBytes,
+                Math.min(1.0, (double) targetBytes / capacity), master.index.groups());
+        long freed = take(planner, 2, request, plan);
+        if (freed > 0) {
+            LOG.log(Level.DEBUG, "{0}: {1} bytes evicted", planner, freed);
+        }
         return freed;
     }
 

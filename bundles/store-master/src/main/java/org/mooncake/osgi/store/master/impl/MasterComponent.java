@@ -11,8 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ObjectState;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.master.ObjectInfo;
@@ -91,6 +93,13 @@ public final class MasterComponent implements MasterService {
 
         @AttributeDefinition(description = "Name of the eviction policy to use; empty: the highest-ranked one")
         String eviction_policy() default "";
+
+        @AttributeDefinition(description = "A HIDDEN_STATE object unread and unwritten this long is removed, ms (0: never)")
+        long hidden_state_ttl_ms() default 0;
+
+        @AttributeDefinition(description = "Fraction of capacity one tenant's HIDDEN_STATE objects may hold before its"
+                + " least recently used ones are evicted, (0, 1] (1: no cap)")
+        double hidden_state_tenant_share_max() default 1.0;
     }
 
     private final PolicySelector policies = new PolicySelector();
@@ -122,7 +131,8 @@ public final class MasterComponent implements MasterService {
         return new MasterSettings(c.kv_lease_ttl_ms(), c.kv_soft_pin_ttl_ms(), c.max_kv_soft_pin_ttl_ms(),
                 c.allow_evict_soft_pinned_objects(), c.eviction_ratio(), c.eviction_high_watermark_ratio(),
                 c.client_ttl_ms(), c.put_start_discard_timeout_ms(), c.put_start_release_timeout_ms(),
-                c.allocation_strategy(), c.shards(), c.eviction_policy());
+                c.allocation_strategy(), c.shards(), c.eviction_policy(),
+                new MasterSettings.HiddenStateLimits(c.hidden_state_ttl_ms(), c.hidden_state_tenant_share_max()));
     }
 
     private void scheduleEviction() {
@@ -223,8 +233,13 @@ public final class MasterComponent implements MasterService {
     }
 
     @Override
-    public void putEnd(String clientId, ObjectKey key, long putId, long checksum) {
-        master.putEnd(clientId, key, putId, checksum);
+    public void putEnd(String clientId, ObjectKey key, long putId, long checksum, ChunkChecksums chunks) {
+        master.putEnd(clientId, key, putId, checksum, chunks);
+    }
+
+    @Override
+    public List<ObjectState> lookupBatch(List<ObjectKey> keys) {
+        return master.lookupBatch(keys);
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.mooncake.osgi.store.master.impl;
 
 import java.lang.System.Logger.Level;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,8 +17,10 @@ import java.util.regex.Pattern;
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.ObjectState;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.master.ObjectInfo;
@@ -154,6 +157,7 @@ public final class StoreMaster implements MasterService {
         if (clients.remove(clientId) != null) {
             List<Segment> left = segments.ownedBy(clientId);
             left.forEach(this::drop);
+            revokePutsOf(clientId);
             LOG.log(Level.INFO, left.isEmpty() ? "client {0} left" : "client {0} left; dropped its {1} segment(s)",
                     clientId, left.size());
         }
@@ -313,7 +317,7 @@ public final class StoreMaster implements MasterService {
             ObjectMeta m = shard.objects.get(key);
             if (m != null && m.pending != null) {
                 if (!m.pendingAborted && now - m.pending.startMs() < cfg.putStartDiscardTimeoutMs()) {
-                    throw new StoreException(ErrorCode.OBJECT_ALREADY_EXISTS, "a put of " + key + " is in progress");
+                    throw new StoreException(ErrorCode.OBJECT_BEING_WRITTEN, "a put of " + key + " is in progress");
                 }
                 // Zombie: the writer may still be copying, so its blocks wait for the release timeout.
                 deferred.add(m.pending, m.pending.startMs() + cfg.putStartReleaseTimeoutMs());
@@ -353,6 +357,41 @@ public final class StoreMaster implements MasterService {
         }
     }
 
+    /**
+     * Revokes every put {@code clientId} has in progress, once it left or was declared dead: its
+     * keys are free for a new put at once (a dead encoder must not hold its keys until
+     * put_start_discard_timeout), while the blocks stay reserved until the release timeout,
+     * since a writer that was only cut off may still be copying into them. Walks each shard's
+     * list of puts in progress: a client's going is rare, and that list is short.
+     */
+    int revokePutsOf(String clientId) {
+        long releaseTimeout = settings.putStartReleaseTimeoutMs();
+        int revoked = 0;
+        for (Shard shard : shards) {
+            shard.lock();
+            try {
+                for (ObjectMeta m = shard.pendingHead, next; m != null; m = next) {
+                    next = m.pendingNext; // clearing unlinks m
+                    if (m.pending.writerId().equals(clientId)) {
+                        deferred.add(m.pending, m.pending.startMs() + releaseTimeout);
+                        clearPending(shard, m);
+                        if (!m.readable()) {
+                            shard.objects.remove(m);
+                        }
+                        revoked++;
+                    }
+                }
+            } finally {
+                shard.unlock();
+            }
+        }
+        if (revoked > 0) {
+            LOG.log(Level.WARNING, "revoked {0} unfinished put(s) of client {1}: the keys are free again", revoked,
+                    clientId);
+        }
+        return revoked;
+    }
+
     /** Forgets the pending put (its blocks are the caller's business). Caller holds the shard lock. */
     private void clearPending(Shard shard, ObjectMeta m) {
         if (m.pending != null) {
@@ -385,9 +424,12 @@ public final class StoreMaster implements MasterService {
     }
 
     @Override
-    public void putEnd(String clientId, ObjectKey key, long putId, long checksum) {
+    public void putEnd(String clientId, ObjectKey key, long putId, long checksum, ChunkChecksums chunks) {
         requireClient(clientId);
         StoreException.require(key != null, "key is required");
+        if (chunks != null && chunks.combined() != checksum) {
+            throw new StoreException(ErrorCode.INVALID_PARAMS, "the checksum of " + key + " is not that of its chunks");
+        }
         long now = now();
         MasterSettings cfg = settings;
         Shard shard = shardOf(key);
@@ -398,7 +440,11 @@ public final class StoreMaster implements MasterService {
                 throw new StoreException(ErrorCode.OBJECT_NOT_FOUND,
                         "the put of " + key + " was cancelled while being written (removed, or a segment was lost); revoke it");
             }
-            Version next = m.pending.withChecksum(checksum);
+            if (chunks != null && !chunks.fits(m.pending.sizeBytes())) {
+                throw new StoreException(ErrorCode.INVALID_PARAMS,
+                        chunks + " do not fit " + key + " of " + m.pending.sizeBytes() + " bytes");
+            }
+            Version next = m.pending.withChecksum(checksum, chunks);
             Version old = takeCurrent(m);
             if (old != null) {
                 // Readers may hold a lease on the old bytes; free them when it ends.
@@ -469,7 +515,7 @@ public final class StoreMaster implements MasterService {
                 }
             }
             return new ReadLease(v.sizeBytes(), v.checksum(), v.config().dataType(),
-                    Replica.locations(v.replicas()), m.leaseExpiresAtMs);
+                    Replica.locations(v.replicas()), m.leaseExpiresAtMs, v.chunks());
         } finally {
             shard.unlock();
         }
@@ -524,6 +570,26 @@ public final class StoreMaster implements MasterService {
             entry.touched(now, m.hits);
         }
         return true;
+    }
+
+    /** Reads each key's state under its shard lock; grants no lease and counts nothing. */
+    @Override
+    public List<ObjectState> lookupBatch(List<ObjectKey> keys) {
+        StoreException.require(keys != null, "keys are required");
+        List<ObjectState> out = new ArrayList<>(keys.size());
+        for (ObjectKey key : keys) {
+            StoreException.require(key != null, "key is required");
+            Shard shard = shardOf(key);
+            shard.lock();
+            try {
+                ObjectMeta m = shard.objects.get(key);
+                out.add(m == null ? ObjectState.ABSENT : m.readable() ? ObjectState.READABLE
+                        : m.pending != null && !m.pendingAborted ? ObjectState.WRITING : ObjectState.ABSENT);
+            } finally {
+                shard.unlock();
+            }
+        }
+        return out;
     }
 
     @Override
@@ -708,6 +774,7 @@ public final class StoreMaster implements MasterService {
                         : "client {0} silent for {1} ms: dropping its {2} segment(s)", c.getKey(),
                         now - c.getValue().lastSeenMs(), owned.size());
                 owned.forEach(this::drop);
+                revokePutsOf(c.getKey());
             }
         }
         for (Shard shard : shards) {

@@ -185,8 +185,8 @@ class LockFreeEvictionTest {
     }
 
     private static final Set<ErrorCode> EXPECTED = EnumSet.of(ErrorCode.OBJECT_NOT_FOUND,
-            ErrorCode.OBJECT_ALREADY_EXISTS, ErrorCode.NO_AVAILABLE_HANDLE, ErrorCode.OBJECT_HAS_LEASE,
-            ErrorCode.REPLICA_IS_NOT_READY, ErrorCode.INVALID_WRITE);
+            ErrorCode.OBJECT_ALREADY_EXISTS, ErrorCode.OBJECT_BEING_WRITTEN, ErrorCode.NO_AVAILABLE_HANDLE,
+            ErrorCode.OBJECT_HAS_LEASE, ErrorCode.REPLICA_IS_NOT_READY, ErrorCode.INVALID_WRITE);
 
     /**
      * Readers and writers race eviction rounds on a clock the round thread moves. Two kinds of

@@ -77,6 +77,16 @@ class MasterComponentTest {
             }
 
             @Override
+            public long hidden_state_ttl_ms() {
+                return 0;
+            }
+
+            @Override
+            public double hidden_state_tenant_share_max() {
+                return 1.0;
+            }
+
+            @Override
             public int shards() {
                 return 64;
             }

@@ -173,7 +173,7 @@ class StoreMasterTest {
         f.mount("c1", "s1", 1 << 20);
         long put4 = m.putStart("zombie", k("a"), 1000, ReplicateConfig.DEFAULT, false).putId();
         f.clock.advance(29_999);
-        assertError(ErrorCode.OBJECT_ALREADY_EXISTS, () -> m.putStart("c2", k("a"), 1000, ReplicateConfig.DEFAULT, false));
+        assertError(ErrorCode.OBJECT_BEING_WRITTEN, () -> m.putStart("c2", k("a"), 1000, ReplicateConfig.DEFAULT, false));
         f.clock.advance(1);
         long put5 = m.putStart("c2", k("a"), 1000, ReplicateConfig.DEFAULT, false).putId();
         assertError(ErrorCode.INVALID_WRITE, () -> m.putEnd("zombie", k("a"), put4, 0));
