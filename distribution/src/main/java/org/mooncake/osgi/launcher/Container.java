@@ -8,9 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -26,7 +29,8 @@ import org.osgi.framework.wiring.BundleRevision;
 /**
  * A Felix framework laid out under a home directory: bundles from {@code system/}, FileInstall
  * watching {@code etc/} (configurations) and {@code deploy/} (bundles), its cache in
- * {@code runtime/<instance>/}. Starting fails loudly if any bundle does not resolve.
+ * {@code runtime/<instance>/}. Starting fails loudly if any bundle does not resolve, and, where
+ * the profile asks for an HTTP port, if nothing serves on it.
  */
 public final class Container {
     private static final String CONFIG_ADMIN = "org.apache.felix.configadmin";
@@ -35,6 +39,8 @@ public final class Container {
     private final Framework framework;
     /** Held while the container runs, so that a second process cannot share its cache. */
     private final FileChannel instanceLock;
+    /** Where this process serves HTTP (the http feature); empty without it. */
+    private volatile List<String> httpEndpoints = List.of();
 
     private Container(Path home, Framework framework, FileChannel instanceLock) {
         this.home = home;
@@ -67,7 +73,9 @@ public final class Container {
      * Boots a profile as instance {@code instance}: its cache lives in {@code runtime/<instance>/},
      * so several processes can share one home. FileInstall watches {@code etc/} (the operator's
      * configurations) and {@code deploy/} (bundles); the profile's own configuration goes straight
-     * to ConfigurationAdmin at every start. Extra framework properties override the defaults.
+     * to ConfigurationAdmin at every start. Framework properties: the launcher's defaults, then the
+     * features', the profile's and {@code extraProps}, each overriding the one before. Bundles start after
+     * ConfigurationAdmin in the features' start order ({@link StartOrder}).
      */
     public static Container start(Path home, String instance, Profile profile, Map<String, String> vars,
             Map<String, String> extraProps) throws IOException, BundleException {
@@ -77,21 +85,17 @@ public final class Container {
         Files.createDirectories(etc);
         Files.createDirectories(deploy);
         Map<String, Map<String, String>> config = profile.resolve(vars);
+        FeatureReader features = new FeatureReader(home.resolve("features"));
+        Map<String, String> asked = new HashMap<>(features.frameworkPropertiesOf(profile.features()));
+        asked.putAll(profile.resolveFramework(vars));
+        asked.putAll(extraProps);
+        OptionalInt httpPort = HttpEndpoint.requestedPort(asked);
+        if (httpPort.isPresent()) {
+            HttpEndpoint.checkFree(asked, httpPort.getAsInt());
+        }
         FileChannel lock = lockInstance(own, instance);
-        Map<String, String> props = new HashMap<>();
-        props.put(Constants.FRAMEWORK_STORAGE, own.resolve("cache").toString());
-        props.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
-        props.put("felix.fileinstall.dir", etc.toAbsolutePath().toString());
-        props.put("felix.fileinstall.poll", "250");
-        props.put("felix.fileinstall.noInitialDelay", "true");
-        props.put("felix.fileinstall.log.level", "2");
-        // The Log Service's history, which the admin bundle replays once it starts: the framework's
-        // own events fill 80 entries by the end of an all-policies start-up, close to the default
-        // 100, beyond which an error logged before the admin bundle was there would be pushed out
-        props.put("org.apache.felix.log.maxSize", "5000");
-        props.put("mooncake.home", home.toAbsolutePath().toString());
-        props.put("mooncake.instance", instance);
-        props.putAll(extraProps);
+        Map<String, String> props = defaults(home, own, instance);
+        props.putAll(asked);
 
         Framework fw;
         try {
@@ -105,15 +109,20 @@ public final class Container {
         }
         Container c = new Container(home, fw, lock);
         try {
-            List<Bundle> bundles = c.install(new FeatureReader(home.resolve("features")).bundlesOf(profile.features()));
+            Map<String, Bundle> bundles = c.install(features.bundlesOf(profile.features()));
             fw.start();
             // ConfigurationAdmin first, so that every component starts with its profile's settings
-            startAll(bundles, b -> CONFIG_ADMIN.equals(b.getSymbolicName()));
+            startAll(bundles.values(), b -> CONFIG_ADMIN.equals(b.getSymbolicName()));
             Configurations cm = Configurations.await(fw.getBundleContext(), 30_000);
             for (var pid : config.entrySet()) {
                 cm.set(pid.getKey(), pid.getValue());
             }
-            startAll(bundles, b -> true);
+            for (List<String> group : StartOrder.groups(bundles.keySet(), features.startOrderOf(profile.features()))) {
+                startAll(group.stream().map(bundles::get).toList(), b -> true);
+            }
+            c.httpEndpoints = List.copyOf(httpPort.isPresent()
+                    ? HttpEndpoint.await(fw.getBundleContext(), httpPort.getAsInt(), 10_000)
+                    : HttpEndpoint.of(fw.getBundleContext()));
             // FileInstall takes one folder per watcher: the framework property names etc/, this adds deploy/
             cm.setFactory("org.apache.felix.fileinstall", "deploy", Map.of("felix.fileinstall.dir",
                     deploy.toAbsolutePath().toString(), "felix.fileinstall.poll", "250",
@@ -125,22 +134,41 @@ public final class Container {
         return c;
     }
 
-    private List<Bundle> install(Set<String> bundleIds) throws IOException, BundleException {
+    /** The launcher's own framework properties: the cache under {@code own}, FileInstall on etc/. */
+    private static Map<String, String> defaults(Path home, Path own, String instance) {
+        Map<String, String> props = new HashMap<>();
+        props.put(Constants.FRAMEWORK_STORAGE, own.resolve("cache").toString());
+        props.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
+        props.put("felix.fileinstall.dir", home.resolve("etc").toAbsolutePath().toString());
+        props.put("felix.fileinstall.poll", "250");
+        props.put("felix.fileinstall.noInitialDelay", "true");
+        props.put("felix.fileinstall.log.level", "2");
+        // The Log Service's history, which the admin bundle replays once it starts: the framework's
+        // own events fill 80 entries by the end of an all-policies start-up, close to the default
+        // 100, beyond which an error logged before the admin bundle was there would be pushed out
+        props.put("org.apache.felix.log.maxSize", "5000");
+        props.put("mooncake.home", home.toAbsolutePath().toString());
+        props.put("mooncake.instance", instance);
+        return props;
+    }
+
+    /** Installs the bundles, keyed by their ids, in the order given. */
+    private Map<String, Bundle> install(Set<String> bundleIds) throws IOException, BundleException {
         BundleContext ctx = framework.getBundleContext();
         Path system = home.resolve("system");
-        List<Bundle> installed = new ArrayList<>();
+        Map<String, Bundle> installed = new LinkedHashMap<>();
         for (String id : bundleIds) {
             Path jar = Feature.bundlePath(system, id);
             if (!Files.isRegularFile(jar)) {
                 throw new IOException("bundle " + id + " is missing: " + jar);
             }
-            installed.add(ctx.installBundle(jar.toUri().toString()));
+            installed.put(id, ctx.installBundle(jar.toUri().toString()));
         }
         return installed;
     }
 
     /** Starts the chosen bundles (fragments excepted), in order; any that cannot start fail the whole. */
-    private static void startAll(List<Bundle> bundles, Predicate<Bundle> which) throws BundleException {
+    private static void startAll(Collection<Bundle> bundles, Predicate<Bundle> which) throws BundleException {
         List<String> unresolved = new ArrayList<>();
         for (Bundle b : bundles) {
             if (!which.test(b) || (b.adapt(BundleRevision.class).getTypes() & BundleRevision.TYPE_FRAGMENT) != 0) {
@@ -163,6 +191,14 @@ public final class Container {
 
     public Path home() {
         return home;
+    }
+
+    /**
+     * The URLs this process serves HTTP on, with the port Felix picked where the profile asked for
+     * 0 (what {@code bin/mooncake} prints); empty for a profile without an HTTP port.
+     */
+    public List<String> httpEndpoints() {
+        return httpEndpoints;
     }
 
     /** Blocks until the framework stops (the shell's {@code stop 0}, a signal, or {@link #stop}). */

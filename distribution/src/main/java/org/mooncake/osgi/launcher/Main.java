@@ -70,6 +70,9 @@ public final class Main {
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(c::stop, "mooncake-shutdown"));
+        for (String url : c.httpEndpoints()) {
+            System.out.println("mooncake: http endpoint on " + url);
+        }
         System.out.println("mooncake: " + name + " up; " + (headless ? "stop with SIGTERM." : "type 'help store' or 'stop 0'."));
         c.awaitStop();
         System.exit(0);

@@ -29,7 +29,8 @@ final class PrometheusFormat {
      * moved by protocol ({@code StoreClient.transferStats()}; empty where there is no client):
      * {@code mooncake_client_transfers_total{protocol, op, outcome}},
      * {@code mooncake_client_transfer_bytes_total{protocol, op}} and
-     * {@code mooncake_client_checksum_mismatches_total{protocol}}.
+     * {@code mooncake_client_checksum_mismatches_total{protocol}}. Without a master ({@code s}
+     * null: a worker or proxy process that runs no store) the master's figures are left out.
      */
     static String render(MasterStats s, Map<String, Map<String, Double>> learned, boolean copiesInOnePass,
             List<TransferStats> transfers) {
@@ -37,6 +38,16 @@ final class PrometheusFormat {
         gauge(b, "mooncake_checksummed_copy_one_pass",
                 "1 where copy transports here copy and checksum in one pass (the native kernel), 0 where in two",
                 copiesInOnePass ? 1 : 0);
+        if (s != null) {
+            master(b, s, learned);
+        }
+        if (!transfers.isEmpty()) {
+            transfers(b, transfers);
+        }
+        return b.toString();
+    }
+
+    private static void master(StringBuilder b, MasterStats s, Map<String, Map<String, Double>> learned) {
         gauge(b, "mooncake_capacity_bytes", "Bytes of all mounted segments", s.capacityBytes());
         gauge(b, "mooncake_used_bytes", "Bytes allocated to objects", s.usedBytes());
         gauge(b, "mooncake_used_ratio", "Used bytes over capacity", s.usedRatio());
@@ -68,28 +79,28 @@ final class PrometheusFormat {
                 "Reads that found nothing (type UNKNOWN when the key was absent)", TypeStats::misses);
         perType(b, s, "mooncake_type_evictions_total", "counter", "Objects evicted", TypeStats::evictions);
         perType(b, s, "mooncake_type_evicted_bytes_total", "counter", "Bytes evicted", TypeStats::evictedBytes);
-        if (!transfers.isEmpty()) {
-            header(b, "mooncake_client_transfers_total", "counter",
-                    "Transfers this process's client ran, by protocol, op (write: put, read: get) and outcome");
-            for (TransferStats t : transfers) {
-                transfer(b, "mooncake_client_transfers_total", t.protocol(), "write", "ok", t.writes());
-                transfer(b, "mooncake_client_transfers_total", t.protocol(), "write", "failed", t.failedWrites());
-                transfer(b, "mooncake_client_transfers_total", t.protocol(), "read", "ok", t.reads());
-                transfer(b, "mooncake_client_transfers_total", t.protocol(), "read", "failed", t.failedReads());
-            }
-            header(b, "mooncake_client_transfer_bytes_total", "counter", "Bytes of completed transfers, by protocol and op");
-            for (TransferStats t : transfers) {
-                transfer(b, "mooncake_client_transfer_bytes_total", t.protocol(), "write", null, t.bytesWritten());
-                transfer(b, "mooncake_client_transfer_bytes_total", t.protocol(), "read", null, t.bytesRead());
-            }
-            header(b, "mooncake_client_checksum_mismatches_total", "counter",
-                    "Reads whose bytes did not match the object's checksum (the next replica is tried)");
-            for (TransferStats t : transfers) {
-                b.append("mooncake_client_checksum_mismatches_total{protocol=\"").append(escape(t.protocol())).append("\"} ")
-                        .append(t.checksumMismatches()).append('\n');
-            }
+    }
+
+    private static void transfers(StringBuilder b, List<TransferStats> transfers) {
+        header(b, "mooncake_client_transfers_total", "counter",
+                "Transfers this process's client ran, by protocol, op (write: put, read: get) and outcome");
+        for (TransferStats t : transfers) {
+            transfer(b, "mooncake_client_transfers_total", t.protocol(), "write", "ok", t.writes());
+            transfer(b, "mooncake_client_transfers_total", t.protocol(), "write", "failed", t.failedWrites());
+            transfer(b, "mooncake_client_transfers_total", t.protocol(), "read", "ok", t.reads());
+            transfer(b, "mooncake_client_transfers_total", t.protocol(), "read", "failed", t.failedReads());
         }
-        return b.toString();
+        header(b, "mooncake_client_transfer_bytes_total", "counter", "Bytes of completed transfers, by protocol and op");
+        for (TransferStats t : transfers) {
+            transfer(b, "mooncake_client_transfer_bytes_total", t.protocol(), "write", null, t.bytesWritten());
+            transfer(b, "mooncake_client_transfer_bytes_total", t.protocol(), "read", null, t.bytesRead());
+        }
+        header(b, "mooncake_client_checksum_mismatches_total", "counter",
+                "Reads whose bytes did not match the object's checksum (the next replica is tried)");
+        for (TransferStats t : transfers) {
+            b.append("mooncake_client_checksum_mismatches_total{protocol=\"").append(escape(t.protocol())).append("\"} ")
+                    .append(t.checksumMismatches()).append('\n');
+        }
     }
 
     private static void transfer(StringBuilder b, String name, String protocol, String op, String outcome, long v) {
@@ -119,16 +130,25 @@ final class PrometheusFormat {
         b.append(name).append(' ').append(number(v)).append('\n');
     }
 
-    private static void header(StringBuilder b, String name, String kind, String help) {
-        b.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    /** The HELP and TYPE lines of a family; help text escapes backslashes and line breaks. */
+    static void header(StringBuilder b, String name, String kind, String help) {
+        b.append("# HELP ").append(name).append(' ').append(help.replace("\\", "\\\\").replace("\n", "\\n")).append('\n');
         b.append("# TYPE ").append(name).append(' ').append(kind).append('\n');
     }
 
-    private static String number(double v) {
+    /** A sample value as Prometheus reads it: whole numbers without a fraction, NaN and infinities by name. */
+    static String number(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "+Inf" : "-Inf";
+        }
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.9g", v);
     }
 
-    private static String escape(String s) {
+    /** A label value: backslash, double quote and line feed escaped. */
+    static String escape(String s) {
         return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 }

@@ -98,6 +98,47 @@ class AdminEndpointTest {
         assertEquals(503, get("/health").statusCode(), "served, and down: no master here");
     }
 
+    /** Port -1: no JDK server, for a process that serves these endpoints on the http feature's port. */
+    @Test
+    void portMinusOneTurnsTheServerOffAndAnotherPortBackOn() throws Exception {
+        int was = server.port();
+        server.modified(config(-1, "127.0.0.1"));
+        assertEquals(-1, server.port());
+        assertFalse(answers("127.0.0.1", was), "the port is let go");
+        server.modified(config(-2, "127.0.0.1"));
+        assertEquals(-1, server.port(), "refused; still off");
+        server.modified(config(0, "127.0.0.1"));
+        assertTrue(server.port() > 0);
+        assertEquals(503, get("/health").statusCode(), "served again");
+        AdminHttpServer off = new AdminHttpServer(config(-1, "127.0.0.1"));
+        assertEquals(-1, off.port());
+        off.stop();
+    }
+
+    /** The JDK server reports what the process's metric and health sources say, as the whiteboard resource does. */
+    @Test
+    void metricsAndHealthCarryTheSources() throws Exception {
+        attachMaster();
+        var metrics = AdminHttpServer.class.getDeclaredField("metricSources");
+        metrics.setAccessible(true);
+        metrics.set(server, List.of(Stubs.metrics(org.mooncake.osgi.store.spi.metrics.Metric.gauge(
+                "mooncake_encoder_queue", "Queued images", 3))));
+        var health = AdminHttpServer.class.getDeclaredField("healthSources");
+        health.setAccessible(true);
+        health.set(server, List.of(Stubs.up("encoder", Map.of("gpu", 0))));
+        String body = get("/metrics").body();
+        assertTrue(body.contains("# TYPE mooncake_encoder_queue gauge\nmooncake_encoder_queue 3\n"), body);
+        assertTrue(body.contains("mooncake_objects 1\n"), body);
+        HttpResponse<String> h = get("/health");
+        assertEquals(200, h.statusCode());
+        JsonNode report = new ObjectMapper().readTree(h.body());
+        assertTrue(report.at("/roles/encoder/up").asBoolean(), h.body());
+        health.set(server, List.of(Stubs.health("encoder", () -> org.mooncake.osgi.store.spi.health.Health.down(Map.of()))));
+        assertEquals(503, get("/health").statusCode());
+        assertEquals(503, http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health"))
+                .HEAD().build(), HttpResponse.BodyHandlers.ofString()).statusCode(), "HEAD says DOWN too");
+    }
+
     @AfterEach
     void stop() {
         server.stop();
