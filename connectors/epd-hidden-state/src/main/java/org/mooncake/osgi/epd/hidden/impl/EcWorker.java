@@ -99,8 +99,8 @@ final class EcWorker implements EncoderCacheWorker {
             } catch (StoreException e) { // the whole batch: every item fails alike
                 results = targets.keySet().stream().map(k -> OpResult.<Long>failed(k, e)).toList();
             }
-            long took = System.nanoTime() - start;
             long total = results.stream().filter(OpResult::isOk).mapToLong(OpResult::value).sum();
+            List<String> loaded = new ArrayList<>();
             for (OpResult<Long> r : results) {
                 String item = itemOfKey.get(r.key());
                 EcStepMetadata.Load load = byItem.get(item);
@@ -114,7 +114,7 @@ final class EcWorker implements EncoderCacheWorker {
                         TensorObjects.decodeInto(targets.get(r.key()), r.value(), t);
                         encoderCache.put(item, t);
                         received.add(item);
-                        meter.transfer("get", "ok", r.value(), total == 0 ? took : took * r.value() / total);
+                        loaded.add(r.key());
                     } catch (TensorFormatException e) {
                         why = "wrong tensor object: " + e.getMessage();
                     }
@@ -129,6 +129,13 @@ final class EcWorker implements EncoderCacheWorker {
                     }
                     LOG.log(System.Logger.Level.WARNING, "hidden state {0} could not be loaded ({1}): {2}", item,
                             settings.recomputeOnLoadFailure() ? "computing it here" : "failing its request", why);
+                }
+            }
+            // the batch's time, header checks and copies into the cache included, shared by bytes
+            long took = System.nanoTime() - start;
+            for (OpResult<Long> r : results) {
+                if (loaded.contains(r.key())) {
+                    meter.transfer("get", "ok", r.value(), total == 0 ? took : took * r.value() / total);
                 }
             }
         }

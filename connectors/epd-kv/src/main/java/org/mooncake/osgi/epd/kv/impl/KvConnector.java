@@ -153,11 +153,11 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
         long bytes = 0;
         String error = null;
         try (Arena arena = Arena.ofConfined()) {
+            long start = System.nanoTime(); // the connector's own work (headers, copies) counts too
             Map<String, MemorySegment> objects = new LinkedHashMap<>();
             for (int i : write) {
                 objects.put(keys.get(i), TensorObjects.encode(block.apply(i), arena));
             }
-            long start = System.nanoTime();
             List<OpResult<Void>> results = objects.isEmpty() ? List.of() : client.putFromBatch(objects, config.build());
             long took = System.nanoTime() - start;
             long total = objects.values().stream().mapToLong(MemorySegment::byteSize).sum();
@@ -195,6 +195,14 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
                 blocks, "kv_blocks_complete", false, "kv_connector", "mooncake-store"));
     }
 
+    /** Counts the first {@code n} blocks as loaded, sharing the load's time by bytes (header checks and copies included). */
+    private void record(List<OpResult<Long>> results, int n, long took, long total) {
+        for (int i = 0; i < n; i++) {
+            long size = results.get(i).value();
+            meter.transfer("get", "ok", size, took * size / Math.max(1, total));
+        }
+    }
+
     @Override
     public LoadResult load(KeyNamespace ns, String requestId, List<byte[]> hashes, IntFunction<Tensor> targets) {
         if (!settings.role().loads()) {
@@ -217,7 +225,6 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
                 meter.transfer("get", "failed", 0, 0);
                 return new LoadResult(0, keys.size(), 0, e.getMessage());
             }
-            long took = System.nanoTime() - start;
             long total = results.stream().filter(OpResult::isOk).mapToLong(OpResult::value).sum();
             long bytes = 0;
             for (int i = 0; i < results.size(); i++) {
@@ -235,11 +242,12 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
                     meter.event("failed_keys", "Keys whose transfer failed, by operation", "op", "get");
                     LOG.log(Level.WARNING, "request {0}: KV block {1} of {2} could not be loaded: {3}", requestId, i,
                             keys.size(), why);
+                    record(results, i, System.nanoTime() - start, total);
                     return new LoadResult(i, keys.size(), bytes, "block " + i + ": " + why);
                 }
                 bytes += r.value();
-                meter.transfer("get", "ok", r.value(), took * r.value() / Math.max(1, total));
             }
+            record(results, results.size(), System.nanoTime() - start, total);
             return new LoadResult(keys.size(), keys.size(), bytes, null);
         }
     }
