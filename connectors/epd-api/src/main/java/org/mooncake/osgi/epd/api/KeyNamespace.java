@@ -14,17 +14,20 @@ import java.util.Objects;
  * by its client's tenant already.
  *
  * <pre>
- * hidden state: [prefix@]embedding@kind:encoder_output@model:{m}@revision:{r}@encoder:{encoder hash}
+ * hidden state: [prefix@]embedding@kind:encoder_output@model:{m}@revision:{r}@encoder:{config hash}
  *               @dtype:{d}@layout:v{n}@storage:replicated_object@parallel:tp:{t}@pp:{p}@pcp:{c}@dcp:{d}
  *               @mm_tp:{mode}@tensor_layout:tensor@id:{item id}
- * KV block:     [prefix@]{m}@revision:{r}@kv_dtype:{d}@layout:v{n}@tp:{t}@tp_rank:{r}@pcp{c}@dcp{d}@pp_rank:{p}
- *               @group:{g}@{chunk hash, hex}
+ * KV block:     [prefix@]{m}@revision:{r}@config:{config hash}@kv_dtype:{d}@layout:v{n}@tp:{t}@tp_rank:{r}
+ *               @pcp{c}@dcp{d}@pp_rank:{p}@group:{g}@{chunk hash, hex}
  * </pre>
  * The first is the EPD submission's format with the weights revision, output dtype and a layout
- * version added; the second vLLM's Mooncake store connector's, with the same three and the tensor
- * parallel size added (a rank's blocks hold its share of the heads, which depends on the size).
+ * version added; the second vLLM's Mooncake store connector's, with the same three, the model
+ * configuration's hash and the tensor parallel size added (a rank's blocks hold its share of the
+ * heads, which depends on the size). {@code configHash} is the hash of everything the tensors
+ * depend on besides the input: the encoder's configuration for hidden states, the whole model's
+ * for KV blocks (two namespaces, then, for one model).
  */
-public record KeyNamespace(String prefix, String model, String revision, String encoderHash, DType dtype,
+public record KeyNamespace(String prefix, String model, String revision, String configHash, DType dtype,
         int layoutVersion, Parallel parallel) {
 
     /** The parallel layout the tensors were produced under. */
@@ -42,7 +45,7 @@ public record KeyNamespace(String prefix, String model, String revision, String 
     public KeyNamespace {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(revision, "revision");
-        Objects.requireNonNull(encoderHash, "encoder hash");
+        Objects.requireNonNull(configHash, "configuration hash");
         Objects.requireNonNull(dtype, "dtype");
         Objects.requireNonNull(parallel, "parallel layout");
         if (model.isEmpty() || revision.isEmpty() || layoutVersion < 1) {
@@ -55,7 +58,7 @@ public record KeyNamespace(String prefix, String model, String revision, String 
     public String hiddenState(String itemId) {
         requireId(itemId);
         return checked(lead() + "embedding@kind:encoder_output@model:" + escape(model) + "@revision:" + escape(revision)
-                + "@encoder:" + escape(encoderHash) + "@dtype:" + dtype.keyName() + "@layout:v" + layoutVersion
+                + "@encoder:" + escape(configHash) + "@dtype:" + dtype.keyName() + "@layout:v" + layoutVersion
                 + "@storage:replicated_object@parallel:tp:" + parallel.tp() + "@pp:" + parallel.pp() + "@pcp:"
                 + parallel.pcp() + "@dcp:" + parallel.dcp() + "@mm_tp:" + escape(parallel.mmTp())
                 + "@tensor_layout:tensor@id:" + escape(itemId));
@@ -66,7 +69,8 @@ public record KeyNamespace(String prefix, String model, String revision, String 
         if (group < 0 || chunkHash == null || chunkHash.length == 0) {
             throw new IllegalArgumentException("a KV block needs a group >= 0 and a chunk hash");
         }
-        return checked(lead() + escape(model) + "@revision:" + escape(revision) + "@kv_dtype:" + dtype.keyName()
+        return checked(lead() + escape(model) + "@revision:" + escape(revision) + "@config:" + escape(configHash)
+                + "@kv_dtype:" + dtype.keyName()
                 + "@layout:v" + layoutVersion + "@tp:" + parallel.tp() + "@tp_rank:" + parallel.tpRank() + "@pcp" + parallel.pcp() + "@dcp"
                 + parallel.dcp() + "@pp_rank:" + parallel.ppRank() + "@group:" + group + "@"
                 + HexFormat.of().formatHex(chunkHash));

@@ -24,7 +24,7 @@ class KeyNamespaceTest {
 
     @Test
     void kvKeysFollowVllmsMooncakeConnector() {
-        assertEquals("tenant%2Fa@mooncake-vl@revision:r1@kv_dtype:f32@layout:v1@tp:1@tp_rank:0@pcp1@dcp1@pp_rank:0@group:0@00ff",
+        assertEquals("tenant%2Fa@mooncake-vl@revision:r1@config:a1b2@kv_dtype:f32@layout:v1@tp:1@tp_rank:0@pcp1@dcp1@pp_rank:0@group:0@00ff",
                 new KeyNamespace("tenant/a", "mooncake-vl", "r1", "a1b2", DType.F32, 1, KeyNamespace.Parallel.SINGLE)
                         .kvBlock(0, new byte[] {0, (byte) 0xff}));
     }
@@ -50,7 +50,7 @@ class KeyNamespaceTest {
             kv.add(n.kvBlock(0, new byte[] {1}));
         }
         assertEquals(variants.size(), hidden.size());
-        assertEquals(variants.size() - 2, kv.size(), "KV keys do not carry the encoder hash or the mm_tp mode");
+        assertEquals(variants.size() - 1, kv.size(), "KV keys do not carry the mm_tp mode");
         assertNotEquals(NS.kvBlock(0, new byte[] {1}), NS.kvBlock(1, new byte[] {1}));
     }
 

@@ -43,8 +43,13 @@ public final class TransferMeter {
 
     /** One event {@code name} with label {@code label=value}; {@code help} says what it counts. */
     public void event(String name, String help, String label, String value) {
+        count(name, help, label, value, 1);
+    }
+
+    /** {@code n} more of {@code name} with label {@code label=value} (tokens computed, say). */
+    public void count(String name, String help, String label, String value, long n) {
         eventHelp.putIfAbsent(name, help);
-        events.computeIfAbsent(List.of(name, label, value), x -> new LongAdder()).increment();
+        events.computeIfAbsent(List.of(name, label, value), x -> new LongAdder()).add(n);
     }
 
     /** How many events {@code name} with that label value so far (tests, the demo's evidence). */

@@ -93,7 +93,7 @@ final class EcScheduler implements EncoderCacheScheduler {
             return lookup(itemId);
         }
         states.awaitChange(itemId, seen, timeoutMs);
-        return counted(states.latest(itemId));
+        return lookup(itemId); // the answer, if it came (given, and counted, once), else pending still
     }
 
     @Override

@@ -113,7 +113,7 @@ public final class HiddenStateConnector implements EncoderCacheConnector, Metric
     }
 
     /** What it has counted (tests, and the demo's evidence through /metrics). */
-    TransferMeter meter() {
+    public TransferMeter meter() {
         return meter;
     }
 

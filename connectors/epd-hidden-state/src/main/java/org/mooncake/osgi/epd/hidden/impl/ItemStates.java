@@ -22,8 +22,19 @@ final class ItemStates {
         LOOKING, READABLE, WRITING, ABSENT, LOADING
     }
 
-    /** {@code writingSinceMs}: when the item was first seen being written elsewhere (0: not). */
-    record Entry(Known state, long sinceMs, long writingSinceMs) {
+    /**
+     * {@code writingSinceMs}: when the item was first seen being written elsewhere (0: not);
+     * {@code told}: the answer has been given once (an answer is always given once, however
+     * short the TTL: else a TTL of 0 would ask again for ever and never answer).
+     */
+    record Entry(Known state, long sinceMs, long writingSinceMs, boolean told) {
+        Entry(Known state, long sinceMs, long writingSinceMs) {
+            this(state, sinceMs, writingSinceMs, false);
+        }
+
+        boolean answer() {
+            return state == Known.READABLE || state == Known.ABSENT || state == Known.WRITING;
+        }
     }
 
     private final Map<String, Entry> items = new ConcurrentHashMap<>();
@@ -48,6 +59,10 @@ final class ItemStates {
     LookupOutcome outcome(String item, Collection<String> ask) {
         long now = clock.getAsLong();
         Entry e = items.get(item);
+        if (e != null && e.answer() && !e.told) {
+            items.replace(item, e, new Entry(e.state, e.sinceMs, e.writingSinceMs, true));
+            return outcome(e, now);
+        }
         boolean stale = e == null || switch (e.state) {
             case READABLE, ABSENT -> now - e.sinceMs >= settings.lookupTtlMs();
             case WRITING -> now - e.sinceMs >= settings.writingRecheckMs();
@@ -59,12 +74,6 @@ final class ItemStates {
             return LookupOutcome.PENDING;
         }
         return outcome(e, now);
-    }
-
-    /** The outcome of the latest answer for {@code item}, however old; PENDING while none is in. */
-    LookupOutcome latest(String item) {
-        Entry e = items.get(item);
-        return e == null ? LookupOutcome.PENDING : outcome(e, clock.getAsLong());
     }
 
     private LookupOutcome outcome(Entry e, long now) {

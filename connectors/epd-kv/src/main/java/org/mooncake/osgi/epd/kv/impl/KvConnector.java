@@ -111,7 +111,7 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
         return settings.recompute();
     }
 
-    TransferMeter meter() {
+    public TransferMeter meter() {
         return meter;
     }
 
