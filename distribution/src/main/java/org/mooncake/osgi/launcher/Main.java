@@ -8,6 +8,8 @@ import java.util.Map;
  * {@code mooncake start [--profile NAME] [--master HOST:PORT] [--set name=value]... [--instance NAME]
  * [--headless]}: boots a profile in the foreground, with the Gogo shell on the terminal unless
  * headless. Variables (--set, --master) fill the profile's configuration.
+ * {@code mooncake demo epd [...]}: the EPD demo, which starts its own processes of this distribution
+ * ({@link org.mooncake.osgi.epd.demo.EpdDemo}).
  */
 public final class Main {
     private Main() {
@@ -18,8 +20,11 @@ public final class Main {
         String instance = null;
         boolean headless = false;
         Map<String, String> vars = new HashMap<>();
+        if (args.length > 0 && "demo".equals(args[0])) {
+            System.exit(demo(args));
+        }
         if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
-            System.out.println(USAGE + "\n       ./mooncake bench transfer|policies|anatomy --help   (from a source checkout)");
+            System.out.println(USAGE + "\n" + DEMO_USAGE + "\n       ./mooncake bench transfer|policies|anatomy --help   (from a source checkout)");
             System.exit(0);
         }
         if (args.length == 0 || !"start".equals(args[0])) {
@@ -78,6 +83,17 @@ public final class Main {
         System.exit(0);
     }
 
+    /** {@code demo epd [options]}: the demo's options and help are its own. */
+    private static int demo(String[] args) throws Exception {
+        if (args.length < 2 || !"epd".equals(args[1])) {
+            System.err.println("mooncake: " + (args.length < 2 ? "which demo?" : "unknown demo " + args[1])
+                    + " (there is one: epd)\n" + DEMO_USAGE);
+            return 2;
+        }
+        return org.mooncake.osgi.epd.demo.EpdDemo.run(java.util.Arrays.copyOfRange(args, 2, args.length), System.out,
+                System.err, Path.of("").toAbsolutePath());
+    }
+
     private static String value(String[] args, int i, String problem) {
         if (i >= args.length) {
             usage(problem);
@@ -87,9 +103,11 @@ public final class Main {
 
     private static final String USAGE = "usage: mooncake start [--profile all-in-one|all-policies|master|storage|client]"
             + " [--master HOST:PORT] [--set name=value]... [--instance NAME] [--headless]";
+    private static final String DEMO_USAGE = "       mooncake demo epd [--out DIR] [--model demo|tiny] [--mode both|epd|aggregated]"
+            + " [--rounds N] [--keep] [--help]";
 
     private static void usage(String problem) {
-        System.err.println("mooncake: " + problem + "\n" + USAGE);
+        System.err.println("mooncake: " + problem + "\n" + USAGE + "\n" + DEMO_USAGE);
         System.exit(2);
     }
 }

@@ -1,0 +1,67 @@
+package org.mooncake.osgi.epd.worker.impl;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+
+import org.mooncake.osgi.store.api.ReplicateConfig;
+import org.mooncake.osgi.store.api.StoreClient;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Plain store puts and gets of objects of a given size, through this worker's store client: the
+ * baseline a connector's transfers are compared with (same process, transports and store; no
+ * tensor header, no connector). The objects are removed afterwards.
+ */
+final class StoreProbe {
+    static final long MAX_BYTES = 64L << 20;
+    static final int MAX_COUNT = 256;
+
+    private StoreProbe() {
+    }
+
+    static ObjectNode run(StoreClient client, long bytes, int count) {
+        if (bytes < 1 || bytes > MAX_BYTES || count < 1 || count > MAX_COUNT) {
+            throw ApiError.badRequest("invalid_value", "bytes", "bytes must be 1 to " + MAX_BYTES + " and count 1 to "
+                    + MAX_COUNT);
+        }
+        String prefix = "epd-probe/" + UUID.randomUUID() + "/";
+        List<String> keys = new ArrayList<>(count);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment source = arena.allocate(bytes, 64);
+            byte[] noise = new byte[(int) Math.min(bytes, 1 << 20)];
+            new Random(bytes).nextBytes(noise);
+            for (long off = 0; off < bytes; off += noise.length) {
+                MemorySegment.copy(MemorySegment.ofArray(noise), 0, source, off, Math.min(noise.length, bytes - off));
+            }
+            MemorySegment target = arena.allocate(bytes, 64);
+            long putStart = System.nanoTime();
+            for (int i = 0; i < count; i++) {
+                keys.add(prefix + i);
+                client.putFrom(prefix + i, source, ReplicateConfig.DEFAULT);
+            }
+            long putNanos = System.nanoTime() - putStart;
+            long getStart = System.nanoTime();
+            for (String k : keys) {
+                client.getInto(k, target);
+            }
+            long getNanos = System.nanoTime() - getStart;
+            ObjectNode out = Replies.JSON.createObjectNode();
+            out.set("put", figures(count, bytes, putNanos));
+            out.set("get", figures(count, bytes, getNanos));
+            return out;
+        } finally {
+            client.removeBatch(keys, true);
+        }
+    }
+
+    private static ObjectNode figures(int count, long bytes, long nanos) {
+        double seconds = nanos / 1e9;
+        return Replies.JSON.createObjectNode().put("objects", count).put("bytes", count * bytes).put("seconds", seconds)
+                .put("mib_per_s", count * bytes / seconds / (1 << 20));
+    }
+}
