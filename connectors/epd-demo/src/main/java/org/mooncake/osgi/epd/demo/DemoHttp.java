@@ -149,8 +149,8 @@ public final class DemoHttp {
     }
 
     /** The worker's {@code /epd/probe}: {@code count} plain store puts, then gets, of {@code bytes} each. */
-    public ProbeResult probe(String base, long bytes, int count) throws IOException, InterruptedException {
-        String body = JSON.createObjectNode().put("bytes", bytes).put("count", count).toString();
+    public ProbeResult probe(String base, long bytes, int count, long gapMs) throws IOException, InterruptedException {
+        String body = JSON.createObjectNode().put("bytes", bytes).put("count", count).put("gap_ms", gapMs).toString();
         HttpResponse<String> r = post(base + "/epd/probe", body);
         if (r.statusCode() != 200) {
             throw new IOException("POST " + base + "/epd/probe " + body + " answered " + r.statusCode() + ": "

@@ -128,8 +128,11 @@ final class DemoRun {
         Map<Role, Metrics> windowStart = cluster.scrape(http);
         List<Map<Role, Metrics>> requests = new ArrayList<>();
         Map<Role, Metrics> before = windowStart;
+        List<Double> requestMillis = new ArrayList<>();
         for (Prompt p : CaseMatrix.transferWindow(options.model(), TransferTable.WINDOW_REQUESTS)) {
+            long sent = System.nanoTime();
             ChatAnswer a = http.chat(cluster.url(Role.PROXY), p);
+            requestMillis.add((System.nanoTime() - sent) / 1e6);
             if (!a.ok()) {
                 failures.add("transfers: a request of the measuring window failed: " + a.summary());
             }
@@ -139,7 +142,8 @@ final class DemoRun {
         }
         List<TransferRow> window = TransferTable.fromWindow(requests);
         List<TransferRow> run = TransferTable.fromRun(Endpoints.delta(runStart, windowStart));
-        transfers = TransferTable.probe(TransferTable.withRun(window, run), cluster, http);
+        long gapMs = TransferTable.gapMs(Percentiles.of(requestMillis, 50));
+        transfers = TransferTable.probe(TransferTable.withRun(window, run), cluster, http, gapMs);
     }
 
     private boolean allOk() {

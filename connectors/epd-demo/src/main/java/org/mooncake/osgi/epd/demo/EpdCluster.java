@@ -52,12 +52,9 @@ public final class EpdCluster implements Endpoints {
         this.spec = spec;
     }
 
-    /**
-     * The roles of each mode: the EPD path needs the store; the aggregated worker uses no store,
-     * but its profile is a store client's, which is healthy only once its master answers.
-     */
+    /** The roles of each mode: the EPD path needs the store; the aggregated worker uses none. */
     public static Set<Role> roles(DemoOptions.Mode mode) {
-        Set<Role> roles = EnumSet.of(Role.MASTER);
+        Set<Role> roles = EnumSet.noneOf(Role.class);
         if (mode.epd()) {
             roles.addAll(EnumSet.of(Role.MASTER, Role.STORAGE, Role.ENCODER, Role.PREFILL, Role.DECODE, Role.PROXY));
         }

@@ -25,8 +25,9 @@ public final class Report {
         if (!r.transfers().isEmpty()) {
             b.append("\nTransfers: each connector during ").append(TransferTable.WINDOW_REQUESTS)
                     .append(" requests sent one at a time after the load (MiB/s: the median request's), vs plain store")
-                    .append(" puts/gets\nof the same object size and count on the same worker (the median of ")
-                    .append(TransferTable.PROBES).append(" probes). Goal: ratio >= ").append(TransferRow.GOAL)
+                    .append(" puts/gets\nof what one request moved, on the same worker, after the store sat idle as long as")
+                    .append(" a request took (the median of ").append(TransferTable.PROBES)
+                    .append(" probes). Goal: ratio >= ").append(TransferRow.GOAL)
                     .append("; a MISS is reported, it does not fail the demo.\nThe probe puts and gets one object at a time;")
                     .append(" the KV connector moves a request's blocks in one batch.\nrun MiB/s: the connector over the whole")
                     .append(" run before the window, cold start and load contention included.\n").append(transfers(r));

@@ -14,9 +14,15 @@ import java.util.Map;
  * after the load phase, because the probe runs alone on a warm process: over the whole run the
  * connectors' first transfers run cold code, and during the load the seven processes share the
  * cores, which would charge the connectors for time the probe is never charged. The whole run's
- * rate is kept beside it. Each side's rate is a median (of the window's requests, of
- * {@link #PROBES} probes): a transfer of a few milliseconds that meets a collection or a compile
- * elsewhere on two cores would otherwise swing the ratio by half.
+ * rate is kept beside it. The plain side has the connectors' shape: each probe moves what one
+ * request moved (one hidden state; a request's KV blocks), after the store sat idle for as long as
+ * a worker's transfers were apart in the window (a request's time), and before its gets as long
+ * again. A plain get right after its own put finds connections, threads and caches warm that a
+ * request finds idle: on 2 vCPUs a 1 MiB get over loopback TCP ran at 500-700 MiB/s warm and
+ * 150-250 after 300 ms idle, which alone would have "shown" the connector at half the plain
+ * rate. Each side's rate is the median of its requests or probes: a transfer of a few
+ * milliseconds that meets a collection or a compile elsewhere on two cores would otherwise swing
+ * the ratio by half.
  */
 public final class TransferTable {
     /** The probe moves at most this much per row: the store's segment also holds the run's objects. */
@@ -25,8 +31,15 @@ public final class TransferTable {
     static final int PROBE_MAX_COUNT = 256;
     /** Requests of the measuring window: one new image each, so each moves one hidden state and its KV. */
     public static final int WINDOW_REQUESTS = 12;
-    /** Measured probes per row; the median is kept (a few milliseconds each: one alone is mostly noise). */
-    public static final int PROBES = 5;
+    /** Probes per row: each idles twice for about a request's time, so fewer than the window's requests. */
+    public static final int PROBES = 6;
+    /** The longest idle gap a probe takes, ms (a slow request must not stretch the demo by minutes). */
+    static final long MAX_GAP_MS = 600;
+
+    /** The idle gap of the probes: the window's median request time, within {@link #MAX_GAP_MS}. */
+    public static long gapMs(double medianRequestMillis) {
+        return Double.isNaN(medianRequestMillis) ? 0 : Math.min(MAX_GAP_MS, Math.round(medianRequestMillis));
+    }
 
     private TransferTable() {
     }
@@ -87,12 +100,12 @@ public final class TransferTable {
     }
 
     /**
-     * Probes each row's worker with objects of the row's mean size, as many as the row moved
-     * within the probe's limits (noted when fewer), and sets the put or get figure beside it: the
-     * median of {@link #PROBES} probes, after a short one that warms the plain path as the window's
-     * requests warmed the connector's.
+     * Probes each row's worker with objects of the row's mean size, each probe as many as one
+     * request of the window moved, idle {@code gapMs} before its puts and again before its gets,
+     * and sets the put or get figure beside it: the median of {@link #PROBES} probes, after a short
+     * one that warms the plain path as the window's requests warmed the connector's.
      */
-    public static List<TransferRow> probe(List<TransferRow> rows, Endpoints cluster, DemoHttp http)
+    public static List<TransferRow> probe(List<TransferRow> rows, Endpoints cluster, DemoHttp http, long gapMs)
             throws IOException, InterruptedException {
         List<TransferRow> out = new ArrayList<>();
         for (TransferRow r : rows) {
@@ -101,14 +114,15 @@ public final class TransferTable {
                 continue;
             }
             long size = r.meanObjectBytes();
-            int count = (int) Math.max(1, Math.min(Math.min(r.objects(), PROBE_MAX_COUNT), PROBE_MAX_BYTES / size));
-            http.probe(cluster.url(r.worker()), size, Math.min(count, 4));
+            long perRequest = Math.max(1, Math.round((double) r.objects() / WINDOW_REQUESTS));
+            int count = (int) Math.max(1, Math.min(Math.min(perRequest, PROBE_MAX_COUNT), PROBE_MAX_BYTES / size));
+            http.probe(cluster.url(r.worker()), size, count, 0);
             List<ProbeResult.Figure> figures = new ArrayList<>();
             for (int i = 0; i < PROBES; i++) {
-                ProbeResult p = http.probe(cluster.url(r.worker()), size, count);
+                ProbeResult p = http.probe(cluster.url(r.worker()), size, count, gapMs);
                 figures.add(r.op().equals("put") ? p.put() : p.get());
             }
-            String note = count < r.objects() ? "plain: " + count + " of " + r.objects() + " objects" : "";
+            String note = count < perRequest ? "plain: " + count + " of " + perRequest + " objects a probe" : "";
             out.add(r.withPlain(median(figures), note));
         }
         return out;

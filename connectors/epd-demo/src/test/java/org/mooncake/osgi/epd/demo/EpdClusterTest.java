@@ -22,8 +22,8 @@ class EpdClusterTest {
         assertEquals(EnumSet.allOf(Role.class), EpdCluster.roles(DemoOptions.Mode.BOTH));
         assertEquals(EnumSet.of(Role.MASTER, Role.STORAGE, Role.ENCODER, Role.PREFILL, Role.DECODE, Role.PROXY),
                 EpdCluster.roles(DemoOptions.Mode.EPD));
-        assertEquals(EnumSet.of(Role.MASTER, Role.AGGREGATED), EpdCluster.roles(DemoOptions.Mode.AGGREGATED),
-                "the aggregated profile's store client waits for a master, though it stores nothing");
+        assertEquals(EnumSet.of(Role.AGGREGATED), EpdCluster.roles(DemoOptions.Mode.AGGREGATED),
+                "the aggregated worker needs no store");
     }
 
     @Test

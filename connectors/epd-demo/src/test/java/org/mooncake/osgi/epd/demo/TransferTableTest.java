@@ -77,21 +77,28 @@ class TransferTableTest {
     }
 
     @Test
-    void probesUseTheRowsMeanSizeAndCountWithinTheProbesLimits() throws Exception {
+    void probesMoveWhatOneRequestMovedWithinTheProbesLimits() throws Exception {
         Map<Role, Metrics> many = Map.of(Role.ENCODER, Metrics.parse("""
-                mooncake_epd_hidden_state_bytes_total{op="put"} 838860800
-                mooncake_epd_hidden_state_transfer_seconds_sum{op="put"} 4
-                mooncake_epd_hidden_state_transfer_seconds_count{op="put"} 100
+                mooncake_epd_hidden_state_bytes_total{op="put"} 1677721600
+                mooncake_epd_hidden_state_transfer_seconds_sum{op="put"} 8
+                mooncake_epd_hidden_state_transfer_seconds_count{op="put"} 200
                 """));
         try (FakeCluster cluster = new FakeCluster(Set.of())) {
             List<TransferRow> rows = TransferTable.probe(TransferTable.fromRun(many), cluster,
-                    new DemoHttp(Duration.ofSeconds(10)));
+                    new DemoHttp(Duration.ofSeconds(10)), 0);
             TransferRow save = rows.getFirst();
-            assertEquals(8, save.plain().objects(), "64 MiB of 8 MiB objects at most");
+            assertEquals(8, save.plain().objects(), "a request's 17 objects of 8 MiB, 64 MiB of them at most");
             assertEquals(64L << 20, save.plain().bytes());
-            assertEquals("plain: 8 of 100 objects", save.note());
+            assertEquals("plain: 8 of 17 objects a probe", save.note());
             assertEquals(1250.0, save.plain().mibPerS());
             assertEquals(null, rows.get(1).plain(), "nothing moved, nothing probed");
         }
+    }
+
+    @Test
+    void probesIdleAboutARequestsTimeWithinABound() {
+        assertEquals(450, TransferTable.gapMs(450.4));
+        assertEquals(600, TransferTable.gapMs(5_000));
+        assertEquals(0, TransferTable.gapMs(Double.NaN));
     }
 }

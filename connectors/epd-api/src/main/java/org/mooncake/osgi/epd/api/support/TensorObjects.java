@@ -27,11 +27,20 @@ public final class TensorObjects {
 
     /** Header and payload of {@code t} in one new native segment of {@code arena}, ready to put. */
     public static MemorySegment encode(Tensor t, Arena arena) {
+        MemorySegment object = arena.allocate(t.header().objectBytes(), 64);
+        encodeInto(t, object);
+        return object;
+    }
+
+    /** Header and payload of {@code t} into {@code object}, which is exactly the object's size. */
+    public static void encodeInto(Tensor t, MemorySegment object) {
         TensorHeader h = t.header();
-        MemorySegment object = arena.allocate(h.objectBytes(), 64);
+        if (object.byteSize() != h.objectBytes()) {
+            throw new IllegalArgumentException("a tensor object of " + h.objectBytes() + " bytes, a buffer of "
+                    + object.byteSize());
+        }
         h.writeTo(object);
         MemorySegment.copy(t.data(), 0, object, TensorHeader.SIZE, h.dataBytes());
-        return object;
     }
 
     /**

@@ -1,6 +1,5 @@
 package org.mooncake.osgi.epd.hidden.impl;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,6 +19,7 @@ import org.mooncake.osgi.epd.api.EncoderCacheWorker;
 import org.mooncake.osgi.epd.api.KeyNamespace;
 import org.mooncake.osgi.epd.api.Tensor;
 import org.mooncake.osgi.epd.api.TensorFormatException;
+import org.mooncake.osgi.epd.api.support.ScratchBuffers;
 import org.mooncake.osgi.epd.api.support.TensorObjects;
 import org.mooncake.osgi.epd.api.support.TransferMeter;
 import org.mooncake.osgi.store.api.ErrorCode;
@@ -45,6 +45,7 @@ final class EcWorker implements EncoderCacheWorker {
     private final TransferMeter meter;
     private final Settings settings;
     private final EcScheduler scheduler;
+    private final ScratchBuffers scratch;
     private volatile EcStepMetadata bound;
     private final Set<String> sent = ConcurrentHashMap.newKeySet();
     private final Set<String> received = ConcurrentHashMap.newKeySet();
@@ -52,7 +53,8 @@ final class EcWorker implements EncoderCacheWorker {
     private final Map<String, CompletableFuture<Void>> saving = new ConcurrentHashMap<>();
 
     EcWorker(StoreClient client, KeyNamespace namespace, ItemStates states, ExecutorService executor, TransferMeter meter,
-            Settings settings, EcScheduler scheduler) {
+            Settings settings, EcScheduler scheduler, ScratchBuffers scratch) {
+        this.scratch = scratch;
         this.client = client;
         this.namespace = namespace;
         this.states = states;
@@ -84,12 +86,15 @@ final class EcWorker implements EncoderCacheWorker {
         Map<String, EcStepMetadata.Load> byItem = new LinkedHashMap<>();
         meta.loads().forEach(l -> byItem.putIfAbsent(l.itemId(), l)); // two requests of a step may share an item
         Map<String, String> failed = new LinkedHashMap<>();
-        try (Arena scratch = Arena.ofConfined()) {
+        List<ScratchBuffers.Lease> leases = new ArrayList<>();
+        try {
             Map<String, MemorySegment> targets = new LinkedHashMap<>();
             Map<String, String> itemOfKey = new LinkedHashMap<>();
             for (EcStepMetadata.Load l : byItem.values()) {
                 String key = namespace.hiddenState(l.itemId());
-                targets.put(key, scratch.allocate(l.expected().objectBytes(), 64));
+                ScratchBuffers.Lease lease = scratch.take(l.expected().objectBytes());
+                leases.add(lease);
+                targets.put(key, lease.segment());
                 itemOfKey.put(key, l.itemId());
             }
             long start = System.nanoTime();
@@ -138,6 +143,8 @@ final class EcWorker implements EncoderCacheWorker {
                     meter.transfer("get", "ok", r.value(), total == 0 ? took : took * r.value() / total);
                 }
             }
+        } finally {
+            leases.forEach(ScratchBuffers.Lease::close);
         }
         failedLoads.putAll(failed);
         if (!failed.isEmpty() && !settings.recomputeOnLoadFailure()) {
@@ -184,10 +191,10 @@ final class EcWorker implements EncoderCacheWorker {
             config.groupId(hints.groupId());
         }
         long start = System.nanoTime();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment object = TensorObjects.encode(t, arena);
-            client.putFrom(key, object, config.build());
-            meter.transfer("put", "ok", object.byteSize(), System.nanoTime() - start);
+        try (ScratchBuffers.Lease buffer = scratch.take(t.header().objectBytes())) {
+            TensorObjects.encodeInto(t, buffer.segment());
+            client.putFrom(key, buffer.segment(), config.build());
+            meter.transfer("put", "ok", buffer.segment().byteSize(), System.nanoTime() - start);
             finished(itemId, hints);
         } catch (StoreException e) {
             if (e.errorCode() == ErrorCode.OBJECT_ALREADY_EXISTS) {

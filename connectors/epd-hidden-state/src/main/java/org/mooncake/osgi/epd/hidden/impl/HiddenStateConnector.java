@@ -14,6 +14,7 @@ import org.mooncake.osgi.epd.api.EncoderCacheConnector;
 import org.mooncake.osgi.epd.api.EncoderCacheScheduler;
 import org.mooncake.osgi.epd.api.EncoderCacheWorker;
 import org.mooncake.osgi.epd.api.KeyNamespace;
+import org.mooncake.osgi.epd.api.support.ScratchBuffers;
 import org.mooncake.osgi.epd.api.support.TensorObjects;
 import org.mooncake.osgi.epd.api.support.TransferMeter;
 import org.mooncake.osgi.store.api.StoreClient;
@@ -70,6 +71,7 @@ public final class HiddenStateConnector implements EncoderCacheConnector, Metric
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final TransferMeter meter = new TransferMeter("mooncake_epd_hidden_state");
     private final Map<KeyNamespace, Roles> roles = new ConcurrentHashMap<>();
+    private final ScratchBuffers scratch = new ScratchBuffers();
     private final LongSupplier clock;
 
     private record Roles(EcScheduler scheduler, EcWorker worker) {
@@ -98,7 +100,7 @@ public final class HiddenStateConnector implements EncoderCacheConnector, Metric
         return roles.computeIfAbsent(ns, n -> {
             ItemStates states = new ItemStates(clock, settings);
             EcScheduler s = new EcScheduler(client, n, states, executor, meter, settings);
-            return new Roles(s, new EcWorker(client, n, states, executor, meter, settings, s));
+            return new Roles(s, new EcWorker(client, n, states, executor, meter, settings, s, scratch));
         });
     }
 

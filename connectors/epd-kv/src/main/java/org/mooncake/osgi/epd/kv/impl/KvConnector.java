@@ -1,7 +1,6 @@
 package org.mooncake.osgi.epd.kv.impl;
 
 import java.lang.System.Logger.Level;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,6 +13,7 @@ import org.mooncake.osgi.epd.api.KeyNamespace;
 import org.mooncake.osgi.epd.api.KvCacheConnector;
 import org.mooncake.osgi.epd.api.Tensor;
 import org.mooncake.osgi.epd.api.TensorFormatException;
+import org.mooncake.osgi.epd.api.support.ScratchBuffers;
 import org.mooncake.osgi.epd.api.support.TensorObjects;
 import org.mooncake.osgi.epd.api.support.TransferMeter;
 import org.mooncake.osgi.store.api.ErrorCode;
@@ -83,6 +83,7 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
     private final StoreClient client;
     private final Settings settings;
     private final TransferMeter meter = new TransferMeter("mooncake_epd_kv");
+    private final ScratchBuffers scratch = new ScratchBuffers();
 
     @Activate
     public KvConnector(Config config, @Reference StoreClient client) {
@@ -152,11 +153,16 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
         int failed = 0;
         long bytes = 0;
         String error = null;
-        try (Arena arena = Arena.ofConfined()) {
+        List<ScratchBuffers.Lease> leases = new ArrayList<>();
+        try {
             long start = System.nanoTime(); // the connector's own work (headers, copies) counts too
             Map<String, MemorySegment> objects = new LinkedHashMap<>();
             for (int i : write) {
-                objects.put(keys.get(i), TensorObjects.encode(block.apply(i), arena));
+                Tensor t = block.apply(i);
+                ScratchBuffers.Lease lease = scratch.take(t.header().objectBytes());
+                leases.add(lease);
+                TensorObjects.encodeInto(t, lease.segment());
+                objects.put(keys.get(i), lease.segment());
             }
             List<OpResult<Void>> results = objects.isEmpty() ? List.of() : client.putFromBatch(objects, config.build());
             long took = System.nanoTime() - start;
@@ -179,6 +185,8 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
             }
         } catch (StoreException e) {
             return failedSave(keys.size(), e.getMessage());
+        } finally {
+            leases.forEach(ScratchBuffers.Lease::close);
         }
         if (failed > 0) {
             LOG.log(Level.WARNING, "request {0}: {1} of {2} KV blocks not saved (a decode recomputes from the first "
@@ -209,13 +217,16 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
             throw new IllegalStateException("this process's KV connector is a producer: it loads nothing");
         }
         List<String> keys = hashes.stream().map(h -> ns.kvBlock(0, h)).toList();
-        try (Arena scratch = Arena.ofConfined()) {
+        List<ScratchBuffers.Lease> leases = new ArrayList<>();
+        try {
             Map<String, MemorySegment> into = new LinkedHashMap<>();
             List<Tensor> blocks = new ArrayList<>(keys.size());
             for (int i = 0; i < keys.size(); i++) {
                 Tensor t = targets.apply(i);
                 blocks.add(t);
-                into.put(keys.get(i), scratch.allocate(t.header().objectBytes(), 64));
+                ScratchBuffers.Lease lease = scratch.take(t.header().objectBytes());
+                leases.add(lease);
+                into.put(keys.get(i), lease.segment());
             }
             long start = System.nanoTime();
             List<OpResult<Long>> results;
@@ -249,6 +260,8 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
             }
             record(results, results.size(), System.nanoTime() - start, total);
             return new LoadResult(keys.size(), keys.size(), bytes, null);
+        } finally {
+            leases.forEach(ScratchBuffers.Lease::close);
         }
     }
 }

@@ -158,7 +158,8 @@ public final class WorkerComponent implements HealthSource, MetricSource, Connec
             if (c == null) {
                 throw ApiError.server(503, "no_store_client", "this worker has no store client");
             }
-            return new Worker.Json(200, StoreProbe.run(c, q.path("bytes").asLong(0), q.path("count").asInt(1)));
+            return new Worker.Json(200, StoreProbe.run(c, q.path("bytes").asLong(0), q.path("count").asInt(1),
+                    Math.min(10_000, Math.max(0, q.path("gap_ms").asLong(0)))));
         } catch (ApiError e) {
             return new Worker.Json(e.status, Replies.error(e));
         } catch (IOException e) {
