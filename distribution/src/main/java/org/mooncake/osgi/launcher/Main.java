@@ -101,7 +101,8 @@ public final class Main {
         return args[i];
     }
 
-    private static final String USAGE = "usage: mooncake start [--profile all-in-one|all-policies|master|storage|client]"
+    private static final String USAGE = "usage: mooncake start [--profile all-in-one|all-policies|master|storage|client"
+            + "|epd-encoder|epd-prefill|epd-decode|epd-aggregated|epd-proxy]"
             + " [--master HOST:PORT] [--set name=value]... [--instance NAME] [--headless]";
     private static final String DEMO_USAGE = "       mooncake demo epd [--out DIR] [--model demo|tiny] [--mode both|epd|aggregated]"
             + " [--rounds N] [--keep] [--help]";

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import org.mooncake.osgi.epd.demo.DemoMedia;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -17,8 +19,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 class EpdFlowTest {
     private final Cluster c = new Cluster();
-    private static final String CAT = TestMedia.png(1, 64);
-    private static final String DOG = TestMedia.png(2, 64);
+    private static final String CAT = DemoMedia.pngDataUrl(1, 64);
+    private static final String DOG = DemoMedia.pngDataUrl(2, 64);
 
     @AfterEach
     void close() throws InterruptedException {
@@ -71,9 +73,9 @@ class EpdFlowTest {
     @Test
     void severalImagesAVideoAndStreamingMatch() {
         ObjectNode several = Cluster.request("vl@r1", "Compare them", 8, "image_url", CAT, "image_url", DOG,
-                "image_url", TestMedia.png(3, 64));
+                "image_url", DemoMedia.pngDataUrl(3, 64));
         assertEquals(aggregated(several), epd(several, "s"));
-        ObjectNode video = Cluster.request("vl@r1", "What happens?", 8, "video_url", TestMedia.gif(4, 64, 4));
+        ObjectNode video = Cluster.request("vl@r1", "What happens?", 8, "video_url", DemoMedia.gifDataUrl(4, 64, 4));
         assertEquals(aggregated(video), epd(video, "v"));
         ObjectNode streamed = Cluster.request("vl@r1", "Stream it", 10, "image_url", DOG).put("stream", true);
         JsonNode sse = c.epd(streamed, "st");

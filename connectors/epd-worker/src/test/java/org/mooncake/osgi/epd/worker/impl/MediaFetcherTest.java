@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Base64;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.mooncake.osgi.epd.api.MediaIds;
+import org.mooncake.osgi.epd.demo.DemoMedia;
 import org.mooncake.osgi.epd.model.ModelConfig;
 
 import com.sun.net.httpserver.HttpServer;
@@ -19,7 +19,7 @@ import com.sun.net.httpserver.HttpServer;
 /** Media from data URLs and from http URLs, with their limits, and the errors a request gets. */
 class MediaFetcherTest {
     private final HttpServer server;
-    private final byte[] png = Base64.getDecoder().decode(TestMedia.png(5, 64).substring("data:image/png;base64,".length()));
+    private final byte[] png = DemoMedia.png(5, 64);
 
     MediaFetcherTest() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
@@ -49,7 +49,7 @@ class MediaFetcherTest {
         MediaFetcher f = new MediaFetcher(1 << 20, Duration.ofSeconds(5));
         ModelConfig tiny = ModelConfig.tiny();
         var viaHttp = f.fetch(new ChatRequest.Media(url("/cat.png"), MediaIds.of(url("/cat.png")), false), tiny);
-        var viaData = f.fetch(new ChatRequest.Media(TestMedia.png(5, 64), "x", false), tiny);
+        var viaData = f.fetch(new ChatRequest.Media(DemoMedia.pngDataUrl(5, 64), "x", false), tiny);
         assertEquals(viaData.contentHash(), viaHttp.contentHash());
     }
 
@@ -68,7 +68,7 @@ class MediaFetcherTest {
                 tiny));
         assertTrue(file.getMessage().contains("data:, http: or https:"), file.getMessage());
         ApiError video = assertThrows(ApiError.class,
-                () -> f.fetch(new ChatRequest.Media(TestMedia.gif(1, 64, 3), "x", false), tiny));
+                () -> f.fetch(new ChatRequest.Media(DemoMedia.gifDataUrl(1, 64, 3), "x", false), tiny));
         assertTrue(video.getMessage().contains("video_url"), video.getMessage());
     }
 }
