@@ -4,8 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
-import org.mooncake.osgi.store.spi.transport.internal.FusedCopy;
-import org.mooncake.osgi.store.spi.transport.internal.Xxh3;
+import org.mooncake.osgi.store.spi.transport.Checksums;
 
 /**
  * The checksums of an object's consecutive {@code chunkBytes}-byte pieces (the last may be
@@ -56,7 +55,7 @@ public record ChunkChecksums(long chunkBytes, long[] sums) {
         for (int i = 0; i < sums.length; i++) {
             words.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), i, sums[i]);
         }
-        return FusedCopy.available() ? FusedCopy.hash(words) : Xxh3.hash(words);
+        return Checksums.of(words);
     }
 
     /** Whether chunks {@code [from, from + actual.length)} have these checksums. */

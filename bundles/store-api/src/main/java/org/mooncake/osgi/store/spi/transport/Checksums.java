@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.spi.transport.internal.FusedCopy;
 import org.mooncake.osgi.store.spi.transport.internal.Xxh3;
 
@@ -38,7 +39,7 @@ public final class Checksums {
             throw new IllegalArgumentException("chunk size must be > 0, was " + chunkBytes);
         }
         long size = data.byteSize();
-        long[] sums = new long[(int) Math.max(1, (size + chunkBytes - 1) / chunkBytes)];
+        long[] sums = new long[(int) Math.max(1, ChunkChecksums.chunksOf(size, chunkBytes))];
         for (int i = 0; i < sums.length; i++) {
             long off = i * chunkBytes;
             sums[i] = of(data.asSlice(off, Math.min(chunkBytes, size - off)));

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
+import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.spi.transport.internal.FusedCopy;
 import org.mooncake.osgi.store.spi.transport.internal.Xxh3;
 
@@ -94,7 +95,7 @@ public final class MemoryCopy {
      */
     static long[] copyWithChunkChecksums(MemorySegment from, MemorySegment to, long chunkBytes) {
         long size = from.byteSize();
-        long[] sums = new long[(int) Math.max(1, (size + chunkBytes - 1) / chunkBytes)];
+        long[] sums = new long[(int) Math.max(1, ChunkChecksums.chunksOf(size, chunkBytes))];
         for (int i = 0; i < sums.length; i++) {
             long off = i * chunkBytes;
             long len = Math.min(chunkBytes, size - off);

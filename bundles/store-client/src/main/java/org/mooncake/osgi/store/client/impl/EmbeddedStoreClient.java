@@ -269,9 +269,7 @@ public final class EmbeddedStoreClient implements StoreClient {
     @Override
     public long getInto(String key, MemorySegment target) {
         StoreException.require(target != null, "target is null");
-        return underLease(key, lease -> {
-            return readInto(key, lease, target);
-        });
+        return underLease(key, lease -> readInto(key, lease, target));
     }
 
     /**

@@ -81,7 +81,15 @@ public final class TransferMeter {
         return a == null ? 0 : a.sum() / 1e9;
     }
 
+    /** Every family: the transfers' and the events'. */
     public List<Metric> metrics() {
+        List<Metric> out = transferMetrics();
+        out.addAll(eventMetrics());
+        return out;
+    }
+
+    /** The transfer families: counts by outcome, bytes, time, MiB/s. */
+    public List<Metric> transferMetrics() {
         List<Metric> out = new ArrayList<>();
         List<Metric.Sample> counts = new ArrayList<>();
         transfers.forEach((k, v) -> counts.add(Metric.Sample.of(Map.of("op", k.get(0), "outcome", k.get(1)), v.sum())));
@@ -100,6 +108,12 @@ public final class TransferMeter {
         out.add(new Metric(prefix + "_transfer_seconds", "Time of completed transfers", Metric.Type.SUMMARY, time));
         out.add(new Metric(prefix + "_mib_per_second", "Bytes over transfer time, MiB/s, since start",
                 Metric.Type.GAUGE, rate));
+        return out;
+    }
+
+    /** The event families, one counter each, by name. */
+    public List<Metric> eventMetrics() {
+        List<Metric> out = new ArrayList<>();
         Map<String, List<Metric.Sample>> byName = new java.util.TreeMap<>();
         events.forEach((k, v) -> byName.computeIfAbsent(k.get(0), x -> new ArrayList<>())
                 .add(Metric.Sample.of(Map.of(k.get(1), k.get(2)), v.sum())));

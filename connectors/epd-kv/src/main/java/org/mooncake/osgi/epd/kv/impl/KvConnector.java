@@ -192,15 +192,19 @@ public final class KvConnector implements KvCacheConnector, MetricSource {
             LOG.log(Level.WARNING, "request {0}: {1} of {2} KV blocks not saved (a decode recomputes from the first "
                     + "missing one): {3}", requestId, failed, keys.size(), error);
         }
-        return new SaveResult(saved, already, failed, bytes, error, Map.of("kv_block_tokens", settings.blockTokens(),
-                "kv_blocks", keys.size(), "kv_blocks_complete", failed == 0, "kv_connector", "mooncake-store"));
+        return new SaveResult(saved, already, failed, bytes, error, handedOn(keys.size(), failed == 0));
     }
 
     private SaveResult failedSave(int blocks, String why) {
         meter.transfer("put", "failed", 0, 0);
         LOG.log(Level.WARNING, "KV blocks not saved: {0}", why);
-        return new SaveResult(0, 0, blocks, 0, why, Map.of("kv_block_tokens", settings.blockTokens(), "kv_blocks",
-                blocks, "kv_blocks_complete", false, "kv_connector", "mooncake-store"));
+        return new SaveResult(0, 0, blocks, 0, why, handedOn(blocks, false));
+    }
+
+    /** What a save hands the decode in {@code kv_transfer_params}. */
+    private Map<String, Object> handedOn(int blocks, boolean complete) {
+        return Map.of("kv_block_tokens", settings.blockTokens(), "kv_blocks", blocks, "kv_blocks_complete", complete,
+                "kv_connector", "mooncake-store");
     }
 
     /** Counts the first {@code n} blocks as loaded, sharing the load's time by bytes (header checks and copies included). */

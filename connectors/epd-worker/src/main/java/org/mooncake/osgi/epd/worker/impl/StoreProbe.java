@@ -27,11 +27,7 @@ final class StoreProbe {
     private StoreProbe() {
     }
 
-    static ObjectNode run(StoreClient client, long bytes, int count) {
-        return run(client, bytes, count, 0);
-    }
-
-    /** As {@link #run(StoreClient, long, int)}, idle {@code gapMs} before the puts and before the gets. */
+    /** {@code count} puts then gets of {@code bytes}-byte objects, idle {@code gapMs} before the puts and before the gets. */
     static ObjectNode run(StoreClient client, long bytes, int count, long gapMs) {
         if (bytes < 1 || bytes > MAX_BYTES || count < 1 || count > MAX_COUNT) {
             throw ApiError.badRequest("invalid_value", "bytes", "bytes must be 1 to " + MAX_BYTES + " and count 1 to "

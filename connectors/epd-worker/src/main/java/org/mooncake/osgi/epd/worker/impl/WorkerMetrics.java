@@ -42,9 +42,8 @@ final class WorkerMetrics {
         return meter.events(name, value);
     }
 
-    /** The worker's counters only: the transfer families of the meter stay empty and are left out. */
+    /** The worker's counters (it moves no bytes itself: its connectors count their transfers). */
     List<Metric> metrics() {
-        return meter.metrics().stream().filter(m -> !m.samples().isEmpty() && !m.name().contains("_transfer")
-                && !m.name().endsWith("_bytes_total") && !m.name().endsWith("_mib_per_second")).toList();
+        return meter.eventMetrics();
     }
 }
