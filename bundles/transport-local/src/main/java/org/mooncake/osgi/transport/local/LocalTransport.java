@@ -46,6 +46,12 @@ public final class LocalTransport implements Transport {
         return PROTOCOL;
     }
 
+    /** A copy in this process. */
+    @Override
+    public int cost(SegmentEndpoint endpoint) {
+        return COST_IN_PROCESS;
+    }
+
     @Override
     public boolean canReach(SegmentEndpoint endpoint) {
         return PROTOCOL.equals(endpoint.protocol()) && ADDRESS.equals(endpoint.address());

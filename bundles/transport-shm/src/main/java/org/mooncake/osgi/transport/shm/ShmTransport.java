@@ -226,6 +226,12 @@ public final class ShmTransport implements Transport, AutoCloseable {
         }
     }
 
+    /** One copy between two mappings of a file on this host. */
+    @Override
+    public int cost(SegmentEndpoint endpoint) {
+        return COST_SHARED_MEMORY;
+    }
+
     @Override
     public boolean canReach(SegmentEndpoint endpoint) {
         return PROTOCOL.equals(endpoint.protocol()) && endpoint.address().startsWith(hostPrefix);

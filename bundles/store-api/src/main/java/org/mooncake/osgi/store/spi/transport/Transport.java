@@ -21,6 +21,15 @@ import org.osgi.annotation.versioning.ConsumerType;
 public interface Transport {
     String PROTOCOL_PROPERTY = "transport.protocol";
 
+    /** {@link #cost} of a copy within this process. */
+    int COST_IN_PROCESS = 0;
+    /** {@link #cost} of memory shared between processes of one host. */
+    int COST_SHARED_MEMORY = 100;
+    /** {@link #cost} of one-sided RDMA over a network (InfiniBand, RoCE). */
+    int COST_RDMA = 200;
+    /** {@link #cost} of a byte stream over a network (TCP); the default. */
+    int COST_NETWORK = 300;
+
     String protocol();
 
     /**
@@ -36,6 +45,19 @@ public interface Transport {
     /** Whether this transport can reach that endpoint from here (same JVM, same host, any host). */
     default boolean canReach(SegmentEndpoint endpoint) {
         return protocol().equals(endpoint.protocol());
+    }
+
+    /**
+     * What moving bytes to or from that endpoint through this transport costs from here: lower is
+     * cheaper (since 3.0). A client reaches a segment through the cheapest endpoint it can (ties go
+     * to the segment's own order) and lists its own segments' endpoints cheapest first, so a new
+     * transport takes its place by its answer here, not by its name. The {@code COST_} levels are
+     * the scale; answer between them where measured (ucx over TCP answers above
+     * {@link #COST_NETWORK}, being slower than the tcp transport). Called on the data path: answer
+     * from what is known already, never by asking the peer.
+     */
+    default int cost(SegmentEndpoint endpoint) {
+        return COST_NETWORK;
     }
 
     /** Makes a local segment a target of one-sided operations; returns how peers reach it. */

@@ -51,10 +51,10 @@ final class OwnSegment {
         }
     }
 
-    /** What the master should know: every endpoint, cheapest first. */
+    /** What the master should know: every endpoint, cheapest first as its transport here rates it. */
     SegmentDescriptor descriptor(String clientId) {
-        List<SegmentEndpoint> endpoints = new ArrayList<>(servedBy.values());
-        endpoints.sort(Comparator.comparingInt(e -> Transports.rank(e.protocol())));
-        return new SegmentDescriptor(name, clientId, memory.byteSize(), endpoints);
+        List<Map.Entry<Transport, SegmentEndpoint>> served = new ArrayList<>(servedBy.entrySet());
+        served.sort(Comparator.comparingInt(s -> s.getKey().cost(s.getValue())));
+        return new SegmentDescriptor(name, clientId, memory.byteSize(), served.stream().map(Map.Entry::getValue).toList());
     }
 }

@@ -56,41 +56,43 @@ final class Transports {
         return t;
     }
 
-    /** Protocols from cheapest to dearest: a segment lists its endpoints in this order. */
-    static final List<String> PREFERENCE = List.of("local", "shm", "tcp");
-
-    static int rank(String protocol) {
-        int i = PREFERENCE.indexOf(protocol);
-        return i < 0 ? PREFERENCE.size() : i;
-    }
-
     private final java.util.Set<String> fallbackLogged = ConcurrentHashMap.newKeySet();
 
     /**
-     * The first endpoint, in the segment's order of preference, that a transport bound here can
-     * reach. Falling back because a preferred protocol has no transport here is logged once.
-     * Where none can, the {@code op} that was to run is counted as failed under protocol
-     * {@value TransferCounts#NONE}.
+     * The endpoint a transport bound here reaches most cheaply ({@link Transport#cost}), the
+     * segment's own order breaking ties. Passing over an endpoint because its protocol has no
+     * transport here is logged once. Where none can, the {@code op} that was to run is counted as
+     * failed under protocol {@value TransferCounts#NONE}.
      */
     SegmentEndpoint pick(String segment, List<SegmentEndpoint> endpoints, TransferOp op) {
+        Map<String, Transport> transports = byProtocol;
         String missing = null;
+        SegmentEndpoint best = null;
+        int bestCost = Integer.MAX_VALUE;
         for (SegmentEndpoint e : endpoints) {
-            Transport t = byProtocol.get(e.protocol());
+            Transport t = transports.get(e.protocol());
             if (t == null) {
-                missing = missing == null ? e.protocol() : missing;
+                missing = missing == null && best == null ? e.protocol() : missing;
                 continue;
             }
             if (t.canReach(e)) {
-                if (missing != null && fallbackLogged.add(missing + "->" + e.protocol())) {
-                    LOG.log(System.Logger.Level.INFO, "no {0} transport here: segments that offer it are reached over {1}",
-                            missing, e.protocol());
+                int cost = t.cost(e);
+                if (cost < bestCost) {
+                    best = e;
+                    bestCost = cost;
                 }
-                return e;
             }
         }
-        counts.unreachable(op);
-        throw new StoreException(ErrorCode.TRANSFER_FAIL, "no transport here reaches segment " + segment + " "
-                + endpoints.stream().map(e -> e.protocol() + "://" + e.address()).toList());
+        if (best == null) {
+            counts.unreachable(op);
+            throw new StoreException(ErrorCode.TRANSFER_FAIL, "no transport here reaches segment " + segment + " "
+                    + endpoints.stream().map(e -> e.protocol() + "://" + e.address()).toList());
+        }
+        if (missing != null && fallbackLogged.add(missing + "->" + best.protocol())) {
+            LOG.log(System.Logger.Level.INFO, "no {0} transport here: segments that offer it are reached over {1}",
+                    missing, best.protocol());
+        }
+        return best;
     }
 
     Transport get(String protocol) {

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
 import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
@@ -16,6 +18,10 @@ import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.master.impl.MasterSettings;
 import org.mooncake.osgi.store.master.impl.PolicySelector;
 import org.mooncake.osgi.store.master.impl.StoreMaster;
+import org.mooncake.osgi.store.spi.transport.TransferOp;
+import org.mooncake.osgi.store.spi.transport.TransferRequest;
+import org.mooncake.osgi.store.spi.transport.TransferStatus;
+import org.mooncake.osgi.store.spi.transport.Transport;
 import org.mooncake.osgi.transport.shm.ShmTransport;
 import org.mooncake.osgi.transport.tcp.TcpTransport;
 
@@ -59,5 +65,59 @@ class EndpointSelectionTest {
                     () -> both.transports().pick("s", List.of(elsewhere), org.mooncake.osgi.store.spi.transport.TransferOp.READ)).errorCode());
             owner.unmountAll();
         }
+    }
+
+    /** A transport that reaches its own protocol's endpoints at a fixed cost and moves nothing. */
+    private static Transport rated(String protocol, int cost) {
+        return new Transport() {
+            @Override
+            public String protocol() {
+                return protocol;
+            }
+
+            @Override
+            public int cost(SegmentEndpoint endpoint) {
+                return cost;
+            }
+
+            @Override
+            public SegmentEndpoint expose(String segmentName, MemorySegment memory) {
+                return new SegmentEndpoint(protocol, "here", segmentName);
+            }
+
+            @Override
+            public void withdraw(String segmentName) {
+            }
+
+            @Override
+            public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
+                throw new AssertionError("nothing moves in this test");
+            }
+        };
+    }
+
+    @Test
+    void aTransportTakesItsPlaceByTheCostItGivesNotByItsName() {
+        Transports transports = new Transports();
+        for (Transport t : List.of(rated("tcp", Transport.COST_NETWORK), rated("newcomer", Transport.COST_RDMA),
+                rated("slower-stream", Transport.COST_NETWORK + 50), rated("twin", Transport.COST_NETWORK))) {
+            transports.add(t);
+        }
+        SegmentEndpoint tcp = new SegmentEndpoint("tcp", "here", "s");
+        SegmentEndpoint newcomer = new SegmentEndpoint("newcomer", "here", "s");
+        SegmentEndpoint slower = new SegmentEndpoint("slower-stream", "here", "s");
+        SegmentEndpoint twin = new SegmentEndpoint("twin", "here", "s");
+        SegmentEndpoint unbound = new SegmentEndpoint("unbound", "here", "s");
+        assertEquals(newcomer, transports.pick("s", List.of(tcp, newcomer), TransferOp.READ), "cheaper, though listed last");
+        assertEquals(tcp, transports.pick("s", List.of(slower, tcp), TransferOp.READ), "dearer, though listed first");
+        assertEquals(twin, transports.pick("s", List.of(unbound, twin, tcp), TransferOp.READ), "a tie goes to the segment's order");
+
+        OwnSegment own = new OwnSegment("s", MemorySegment.NULL);
+        for (Transport t : transports.all()) {
+            own.serveVia(t);
+        }
+        assertEquals(List.of("newcomer", "tcp", "twin", "slower-stream"),
+                own.descriptor("c").endpoints().stream().map(SegmentEndpoint::protocol).toList(),
+                "own segments list their endpoints cheapest first");
     }
 }
