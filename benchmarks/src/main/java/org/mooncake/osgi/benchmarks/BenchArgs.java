@@ -120,6 +120,61 @@ public final class BenchArgs {
         return out;
     }
 
+    /** A number from 0 to {@code atMost}, both ends in (seconds, for instance). */
+    public static double nonNegative(String option, String value, double atMost) {
+        double d;
+        try {
+            d = Double.parseDouble(value.strip());
+        } catch (NumberFormatException e) {
+            d = Double.NaN;
+        }
+        if (!(d >= 0 && d <= atMost)) {
+            throw new Mistake(option + " takes a number from 0 to " + plain(atMost) + ", was '" + value + "'");
+        }
+        return d;
+    }
+
+    private static final java.util.regex.Pattern BYTE_SIZE = java.util.regex.Pattern
+            .compile("([0-9][0-9_]*)\\s*(B|KiB|MiB|GiB|kB|KB|MB|GB)?");
+
+    /** What {@link #byteSize} takes, for messages. */
+    static final String BYTE_SIZE_FORMS = "a whole number of bytes, optionally with B, KiB, MiB, GiB (1024s) "
+            + "or kB, MB, GB (1000s), such as 4KiB or 32062464";
+
+    /** A size in bytes, such as {@code 64KiB}, {@code 1MiB}, {@code 32MB} or {@code 32062464}, in {@code [min, max]}. */
+    public static long byteSize(String option, String value, long min, long max) {
+        var m = BYTE_SIZE.matcher(value.strip());
+        long n;
+        try {
+            if (!m.matches()) {
+                throw new NumberFormatException();
+            }
+            long unit = switch (m.group(2) == null ? "B" : m.group(2)) {
+                case "KiB" -> 1L << 10;
+                case "MiB" -> 1L << 20;
+                case "GiB" -> 1L << 30;
+                case "kB", "KB" -> 1_000L;
+                case "MB" -> 1_000_000L;
+                case "GB" -> 1_000_000_000L;
+                default -> 1L;
+            };
+            n = Math.multiplyExact(Long.parseLong(m.group(1).replace("_", "")), unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new Mistake(option + " takes sizes, each " + BYTE_SIZE_FORMS + ", was '" + value + "'");
+        }
+        if (n < min || n > max) {
+            throw new Mistake(option + " takes sizes from " + min + " B to " + max + " B, was '" + value + "' (" + n
+                    + " B)");
+        }
+        return n;
+    }
+
+    /** A comma-separated list of {@link #byteSize}s, at least one; ascending, each once. */
+    public static long[] byteSizes(String option, String value, long min, long max) {
+        return java.util.Arrays.stream(value.split(",", -1)).mapToLong(v -> byteSize(option, v, min, max)).distinct()
+                .sorted().toArray();
+    }
+
     /** One of an enum's constants, by name in any case (a dash counts as an underscore). */
     public static <E extends Enum<E>> E choice(String option, String value, Class<E> type) {
         String name = value.strip().toUpperCase(Locale.ROOT).replace('-', '_');

@@ -10,9 +10,12 @@ import java.util.function.Function;
 import org.mooncake.osgi.benchmarks.TransferBenchmark.Result;
 
 /**
- * Issue 3's goals, checked against one run's results: shm within 2x of memcpy; tcp at least
+ * The transfer goals, checked against one run's results: shm within 2x of memcpy; tcp at least
  * Redis at every size and 1.5x Redis from 32 MB; tcp at least 80% of one iperf3 stream from
- * 1 MiB. A peer that was not measured (Redis or iperf3 not installed) is said, not guessed.
+ * 1 MiB (issue 3); the store over ucx at least 0.5x ucx_perftest over shared memory and 0.8x
+ * ucx_perftest over TCP from 1 MiB. Each goal is an entry of {@link #GOALS}: a ratio of two
+ * rows. A goal one of whose rows did not run at all (a peer not installed, a system not
+ * selected, the ucx rows not there yet) is one line "not run", not guessed.
  *
  * <p>A run measures every system in rounds, each round all sizes in turn. A ratio is taken
  * within one round only, between measurements minutes apart at most, since this VM's speed
@@ -22,30 +25,79 @@ import org.mooncake.osgi.benchmarks.TransferBenchmark.Result;
 final class TransferGoals {
     static final long LARGE_FROM = 32_000_000;
 
+    /** One side of a goal's ratio: a row by system, and by operation ({@code null}: the goal's, put or get). */
+    record Side(String system, String op, boolean sizeless) {
+        static Side same(String system) {
+            return new Side(system, null, false);
+        }
+
+        OptionalDouble in(List<Result> round, String goalOp, long size) {
+            return mibPerSecond(round, system, op == null ? goalOp : op, sizeless ? 0 : size);
+        }
+    }
+
+    /**
+     * {@code numerator / denominator} (times 100 for the unit "%"), met when at least
+     * {@code line} ({@code atLeast}) or at most; judged for put and get at each size of the run
+     * from {@code fromSize} and below {@code belowSize}.
+     */
+    record Goal(String title, Side numerator, Side denominator, double line, boolean atLeast, String unit,
+            long fromSize, long belowSize) {
+        boolean appliesTo(long size) {
+            return size >= fromSize && size < belowSize;
+        }
+    }
+
+    static final List<Goal> GOALS = List.of(
+            new Goal("shm within 2x of memcpy", new Side(TransferSystems.MEMCPY, "copy", false),
+                    Side.same(TransferSystems.SHM), 2, false, "x", 0, Long.MAX_VALUE),
+            new Goal("tcp at least 1.0x Redis", Side.same(TransferSystems.TCP), Side.same(TransferSystems.REDIS), 1, true,
+                    "x", 0, LARGE_FROM),
+            new Goal("tcp at least 1.5x Redis", Side.same(TransferSystems.TCP), Side.same(TransferSystems.REDIS), 1.5, true,
+                    "x", LARGE_FROM, Long.MAX_VALUE),
+            new Goal("tcp at least 80% of one iperf3 stream", Side.same(TransferSystems.TCP),
+                    new Side(TransferSystems.IPERF3 + "-1", "stream", true), 80, true, "%", 1 << 20, Long.MAX_VALUE),
+            new Goal("ucx-posix at least 0.5x ucx_perftest-posix", Side.same(TransferSystems.UCX_POSIX),
+                    new Side(TransferSystems.PERFTEST_POSIX, UcxPerftest.OP, false), 0.5, true, "x", 1 << 20,
+                    Long.MAX_VALUE),
+            new Goal("ucx-tcp at least 0.8x ucx_perftest-tcp", Side.same(TransferSystems.UCX_TCP),
+                    new Side(TransferSystems.PERFTEST_TCP, UcxPerftest.OP, false), 0.8, true, "x", 1 << 20,
+                    Long.MAX_VALUE));
+
     private TransferGoals() {
     }
 
     /** One line per goal, size and operation: the median ratio and "met" or "MISSED". {@code rounds}: each round's results. */
     static List<String> check(List<List<Result>> rounds) {
+        return check(rounds, GOALS);
+    }
+
+    static List<String> check(List<List<Result>> rounds, List<Goal> goals) {
         List<String> out = new ArrayList<>();
-        for (long size : TransferBenchmark.SIZES) {
+        List<Goal> judged = new ArrayList<>();
+        for (Goal g : goals) {
+            List<String> absent = java.util.stream.Stream.of(g.numerator.system, g.denominator.system).distinct()
+                    .filter(s -> rounds.stream().flatMap(List::stream).noneMatch(r -> r.system().equals(s))).toList();
+            if (absent.isEmpty()) {
+                judged.add(g);
+            } else {
+                out.add(g.title + ": not run (no " + String.join(" and no ", absent) + " rows)");
+            }
+        }
+        long[] sizes = rounds.stream().flatMap(List::stream).mapToLong(Result::size).filter(s -> s > 0).distinct()
+                .sorted().toArray();
+        for (long size : sizes) {
             for (String op : new String[] {"put", "get"}) {
                 String at = String.format(Locale.ROOT, "%,d B %s", size, op);
-                List<Double> shmToMemcpy = ratios(rounds, r -> ratio(mibPerSecond(r, "memcpy", "copy", size),
-                        mibPerSecond(r, "shm", op, size)));
-                out.add(shmToMemcpy.isEmpty() ? "shm within 2x of memcpy, " + at + ": not measured"
-                        : verdict("shm within 2x of memcpy", at, shmToMemcpy, "x", 2, false));
-                double least = size >= LARGE_FROM ? 1.5 : 1;
-                List<Double> tcpToRedis = ratios(rounds, r -> ratio(mibPerSecond(r, "tcp", op, size),
-                        mibPerSecond(r, "redis", op, size)));
-                out.add(tcpToRedis.isEmpty() ? "tcp against Redis, " + at + ": not measured"
-                        : verdict(String.format(Locale.ROOT, "tcp at least %.1fx Redis", least), at, tcpToRedis, "x",
-                                least, true));
-                if (size >= 1 << 20) {
-                    List<Double> tcpToStream = ratios(rounds, r -> ratio(mibPerSecond(r, "tcp", op, size),
-                            mibPerSecond(r, "iperf3-1", "stream", 0)).map(x -> 100 * x));
-                    out.add(tcpToStream.isEmpty() ? "tcp against iperf3, " + at + ": not measured"
-                            : verdict("tcp at least 80% of one iperf3 stream", at, tcpToStream, "%", 80, true));
+                for (Goal g : judged) {
+                    if (!g.appliesTo(size)) {
+                        continue;
+                    }
+                    double factor = g.unit.equals("%") ? 100 : 1;
+                    List<Double> values = ratios(rounds, r -> ratio(g.numerator.in(r, op, size),
+                            g.denominator.in(r, op, size)).map(x -> factor * x));
+                    out.add(values.isEmpty() ? g.title + ", " + at + ": not measured"
+                            : verdict(g.title, at, values, g.unit, g.line, g.atLeast));
                 }
             }
         }

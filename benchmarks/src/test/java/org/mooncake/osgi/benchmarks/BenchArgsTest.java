@@ -1,5 +1,6 @@
 package org.mooncake.osgi.benchmarks;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -31,6 +32,25 @@ class BenchArgsTest {
         assertTrue(mistake(() -> BenchArgs.number("--f", "NaN", 0, 1)).endsWith("was 'NaN'"));
         assertTrue(mistake(() -> BenchArgs.number("--f", "Infinity", 0, Double.MAX_VALUE)).endsWith("was 'Infinity'"));
         assertEquals(2, BenchArgs.numbers("--fs", "0.1, 0.2", 0, 1).length);
+    }
+
+    @Test
+    void sizesTakeBinaryAndDecimalUnits() {
+        assertEquals(4096, BenchArgs.byteSize("--s", "4KiB", 1, 1L << 30));
+        assertEquals(16L << 20, BenchArgs.byteSize("--s", "16MiB", 1, 1L << 30));
+        assertEquals(1L << 30, BenchArgs.byteSize("--s", "1GiB", 1, 1L << 30));
+        assertEquals(32_000_000, BenchArgs.byteSize("--s", "32MB", 1, 1L << 30));
+        assertEquals(4_000, BenchArgs.byteSize("--s", "4kB", 1, 1L << 30));
+        assertEquals(32_062_464, BenchArgs.byteSize("--s", " 32_062_464 ", 1, 1L << 30));
+        assertEquals(100, BenchArgs.byteSize("--s", "100B", 1, 1L << 30));
+        assertTrue(mistake(() -> BenchArgs.byteSize("--s", "4 kib", 1, 1L << 30)).endsWith("was '4 kib'"));
+        assertTrue(mistake(() -> BenchArgs.byteSize("--s", "-4KiB", 1, 1L << 30)).endsWith("was '-4KiB'"));
+        assertTrue(mistake(() -> BenchArgs.byteSize("--s", "99999999999GiB", 1, Long.MAX_VALUE)).endsWith("was '99999999999GiB'"),
+                "an overflow is a mistake, not a wrapped number");
+        assertArrayEquals(new long[] {4096, 65_536}, BenchArgs.byteSizes("--s", "64KiB,4KiB,4096", 1, 1 << 20),
+                "ascending, each once");
+        assertEquals(0.0, BenchArgs.nonNegative("--w", "0", 600));
+        assertEquals("--w takes a number from 0 to 600, was '-0.5'", mistake(() -> BenchArgs.nonNegative("--w", "-0.5", 600)));
     }
 
     @Test

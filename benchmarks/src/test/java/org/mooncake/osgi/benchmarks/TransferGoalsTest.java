@@ -41,7 +41,10 @@ class TransferGoalsTest {
         assertTrue(line(lines, "tcp at least 1.5x Redis, 32,062,464 B put").endsWith("1.40x MISSED"), lines.toString());
         assertTrue(line(lines, "tcp at least 80% of one iperf3 stream, 32,062,464 B get").endsWith("75.00% MISSED"),
                 lines.toString());
-        assertTrue(line(lines, "tcp against Redis, 32,062,464 B get").endsWith("not measured"), lines.toString());
+        assertEquals("tcp at least 1.5x Redis, 32,062,464 B get: not measured", line(lines, "tcp at least 1.5x Redis, 32,062,464 B get"));
+        assertEquals("ucx-posix at least 0.5x ucx_perftest-posix: not run (no ucx-posix and no ucx_perftest-posix rows)",
+                line(lines, "ucx-posix"));
+        assertEquals(1, lines.stream().filter(l -> l.startsWith("ucx-tcp")).count(), lines.toString());
         assertTrue(lines.stream().noneMatch(l -> l.contains("iperf3") && l.contains("65,536")),
                 "the loopback limit applies from 1 MiB on");
     }
@@ -82,6 +85,39 @@ class TransferGoalsTest {
 
         assertEquals("tcp at least 1.0x Redis, 1,048,576 B get: 2.50x met (median of 2 rounds, 2.00–3.00x, met in 2)",
                 line(lines, "tcp at least 1.0x Redis, 1,048,576 B get"));
+    }
+
+    /**
+     * The ucx goals: the store's put and get over ucx against ucx_perftest's put bandwidth with
+     * the same UCX_TLS, from 1 MiB; judged only where both rows ran, "not run" otherwise.
+     */
+    @Test
+    void theUcxGoalsAreJudgedOnlyWhereBothRowsRan() {
+        long kib64 = 64 << 10;
+        long mib = 1 << 20;
+        List<List<Result>> rounds = List.of(
+                List.of(r("ucx_perftest-posix", "put_bw", kib64, 40_000), r("ucx-posix", "put", kib64, 1_000),
+                        r("ucx_perftest-posix", "put_bw", mib, 40_000), r("ucx-posix", "put", mib, 24_000), // 0.60x
+                        r("ucx-posix", "get", mib, 16_000), // 0.40x
+                        r("ucx_perftest-tcp", "put_bw", mib, 500)),
+                List.of(r("ucx_perftest-posix", "put_bw", mib, 30_000), r("ucx-posix", "put", mib, 15_000), // 0.50x
+                        r("ucx-posix", "get", mib, 12_000))); // 0.40x
+        List<String> lines = TransferGoals.check(rounds);
+
+        assertEquals("ucx-posix at least 0.5x ucx_perftest-posix, 1,048,576 B put: 0.55x met (median of 2 rounds, "
+                + "0.50–0.60x, met in 2)", line(lines, "ucx-posix at least 0.5x ucx_perftest-posix, 1,048,576 B put"));
+        assertEquals("ucx-posix at least 0.5x ucx_perftest-posix, 1,048,576 B get: 0.40x MISSED (median of 2 rounds, "
+                + "0.40–0.40x, met in 0)", line(lines, "ucx-posix at least 0.5x ucx_perftest-posix, 1,048,576 B get"));
+        assertTrue(lines.stream().noneMatch(l -> l.contains("65,536")), "from 1 MiB on: " + lines);
+        assertEquals("ucx-tcp at least 0.8x ucx_perftest-tcp: not run (no ucx-tcp rows)", line(lines, "ucx-tcp"));
+        assertEquals(1, lines.stream().filter(l -> l.startsWith("ucx-tcp")).count(), lines.toString());
+
+        List<String> withTcp = TransferGoals.check(List.of(List.of(r("ucx_perftest-tcp", "put_bw", mib, 500),
+                r("ucx-tcp", "put", mib, 410), r("ucx-tcp", "get", mib, 390))));
+        assertEquals("ucx-tcp at least 0.8x ucx_perftest-tcp, 1,048,576 B put: 0.82x met",
+                line(withTcp, "ucx-tcp at least 0.8x ucx_perftest-tcp, 1,048,576 B put"));
+        assertEquals("ucx-tcp at least 0.8x ucx_perftest-tcp, 1,048,576 B get: 0.78x MISSED",
+                line(withTcp, "ucx-tcp at least 0.8x ucx_perftest-tcp, 1,048,576 B get"));
     }
 
     @Test

@@ -24,7 +24,7 @@ import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
-import org.mooncake.osgi.store.spi.transport.Checksums;
+import org.mooncake.osgi.store.memory.Checksums;
 import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
 import org.ops4j.pax.exam.junit.PaxExam;
@@ -54,7 +54,7 @@ public class StoreInContainerIT {
     }
 
     /**
-     * The copy kernel ships inside the store-api bundle: in Felix it loads from the bundle's own
+     * The copy kernel ships inside the store-memory bundle: in Felix it loads from the bundle's own
      * resources where the build made it (the itests pom says so) and the CPU has the instructions.
      */
     @Test

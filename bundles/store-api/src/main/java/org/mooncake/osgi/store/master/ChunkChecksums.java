@@ -1,17 +1,15 @@
 package org.mooncake.osgi.store.master;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
-
-import org.mooncake.osgi.store.spi.transport.Checksums;
 
 /**
  * The checksums of an object's consecutive {@code chunkBytes}-byte pieces (the last may be
  * shorter), XXH3-64 each, recorded at put for objects of more than one chunk, so that a reader
- * can verify just the chunks it moves. The object's single checksum is then {@link #combined}:
- * the XXH3-64 of the chunk checksums as consecutive little-endian 64-bit words. An object of one
- * chunk has no chunk checksums; its checksum is that of its bytes. Immutable. Since 2.1.
+ * can verify just the chunks it moves. The object's single checksum is then their combination:
+ * the XXH3-64 of the chunk checksums as consecutive little-endian 64-bit words (Checksums.combine
+ * in org.mooncake.osgi.store.memory computes it; this contract-only type does not, since 3.0). An
+ * object of one chunk has no chunk checksums; its checksum is that of its bytes. Immutable.
+ * Since 2.1.
  */
 public record ChunkChecksums(long chunkBytes, long[] sums) {
     /** Smallest chunk a writer may choose: below this the metadata outweighs what a range saves. */
@@ -47,15 +45,6 @@ public record ChunkChecksums(long chunkBytes, long[] sums) {
     @Override
     public long[] sums() {
         return sums.clone();
-    }
-
-    /** The object's checksum: the XXH3-64 of the chunk checksums, little-endian. */
-    public long combined() {
-        MemorySegment words = MemorySegment.ofArray(new byte[sums.length * Long.BYTES]);
-        for (int i = 0; i < sums.length; i++) {
-            words.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), i, sums[i]);
-        }
-        return Checksums.of(words);
     }
 
     /** Whether chunks {@code [from, from + actual.length)} have these checksums. */

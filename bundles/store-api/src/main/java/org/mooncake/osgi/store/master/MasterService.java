@@ -59,7 +59,7 @@ public interface MasterService {
 
     /**
      * Phase two: the bytes of put {@code putId} are written and hash to {@code checksum}
-     * (XXH3-64, as {@code Checksums.of} computes it); the object
+     * (XXH3-64, as Checksums.of in org.mooncake.osgi.store.memory computes it); the object
      * becomes readable. INVALID_WRITE if that put is no longer the key's pending put.
      */
     default void putEnd(String clientId, ObjectKey key, long putId, long checksum) {
@@ -69,7 +69,7 @@ public interface MasterService {
     /**
      * {@link #putEnd(String, ObjectKey, long, long)} for an object that may be of more than one
      * checksum chunk: {@code chunks} (null for an object checked whole) are kept for readers of
-     * ranges, and {@code checksum} must be their {@link ChunkChecksums#combined} (INVALID_PARAMS
+     * ranges, and {@code checksum} must be their combination (see {@link ChunkChecksums}; INVALID_PARAMS
      * otherwise, or when they do not fit the object's size). Since 2.1.
      */
     void putEnd(String clientId, ObjectKey key, long putId, long checksum, ChunkChecksums chunks);

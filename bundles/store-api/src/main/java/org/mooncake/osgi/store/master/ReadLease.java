@@ -9,7 +9,7 @@ import org.mooncake.osgi.store.api.ObjectDataType;
  * before 2.0), and the instant the read lease ends. A transfer that outlives the lease must be
  * failed with LEASE_EXPIRED. {@code chunks}: the per-chunk checksums of an object of more than
  * one chunk (since 2.1), null for an object checked as a whole; {@code checksum} is then
- * {@link ChunkChecksums#combined}.
+ * their combination (see {@link ChunkChecksums}).
  */
 public record ReadLease(long sizeBytes, long checksum, ObjectDataType dataType, List<ReplicaLocation> replicas,
         long leaseExpiresAtMs, ChunkChecksums chunks) {

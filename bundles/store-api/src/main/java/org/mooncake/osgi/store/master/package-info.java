@@ -9,9 +9,13 @@
  * read lease, for ranged reads that move only what they need; a put that meets one in progress is
  * {@code OBJECT_BEING_WRITTEN}; a client that leaves or is declared dead has its unfinished puts
  * revoked at once.
+ *
+ * <p>3.0: {@code ChunkChecksums.combined} is gone (an API type computed a checksum through the
+ * implementation): Checksums.combine in org.mooncake.osgi.store.memory (bundle store-memory)
+ * computes it.
  */
 @Export
-@Version("2.1.0")
+@Version("3.0.0")
 package org.mooncake.osgi.store.master;
 
 import org.osgi.annotation.bundle.Export;

@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import org.mooncake.osgi.store.master.SegmentEndpoint;
-import org.mooncake.osgi.store.spi.transport.Checksums;
-import org.mooncake.osgi.store.spi.transport.MemoryCopy;
+import org.mooncake.osgi.store.memory.Checksums;
+import org.mooncake.osgi.store.memory.MemoryCopy;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
 import org.mooncake.osgi.store.spi.transport.Transport;

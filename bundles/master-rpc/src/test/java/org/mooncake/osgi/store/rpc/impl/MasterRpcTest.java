@@ -38,6 +38,7 @@ import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.master.impl.MasterSettings;
 import org.mooncake.osgi.store.master.impl.PolicySelector;
 import org.mooncake.osgi.store.master.impl.StoreMaster;
+import org.mooncake.osgi.store.memory.Checksums;
 import org.mooncake.osgi.transport.tcp.TcpTransport;
 
 class MasterRpcTest {
@@ -186,12 +187,12 @@ class MasterRpcTest {
         assertEquals(List.of(ObjectState.WRITING, ObjectState.ABSENT),
                 remote.lookupBatch(List.of(big, ObjectKey.of("none"))));
         ChunkChecksums chunks = new ChunkChecksums(4096, new long[] {11, 12, 13});
-        remote.putEnd("c1", big, t.putId(), chunks.combined(), chunks);
+        remote.putEnd("c1", big, t.putId(), Checksums.combine(chunks), chunks);
         assertEquals(List.of(ObjectState.READABLE), remote.lookupBatch(List.of(big)));
         assertEquals(chunks, remote.getReplicaList(big).chunks());
         PutTicket batch = remote.putStart("c1", ObjectKey.of("big2"), 10_000, ReplicateConfig.DEFAULT, false);
         assertTrue(remote.putEndBatch("c1", List.of(new PutCompletion(ObjectKey.of("big2"), batch.putId(),
-                chunks.combined(), chunks))).getFirst().isOk());
+                Checksums.combine(chunks), chunks))).getFirst().isOk());
         assertEquals(chunks, remote.getReplicaListBatch(List.of(ObjectKey.of("big2"))).getFirst().value().chunks());
     }
 
@@ -206,7 +207,7 @@ class MasterRpcTest {
         remote.putEnd("c1", ObjectKey.of("whole"), whole.putId(), 5);
         PutTicket big = remote.putStart("c1", ObjectKey.of("big"), 10_000, ReplicateConfig.DEFAULT, false);
         ChunkChecksums chunks = new ChunkChecksums(4096, new long[] {1, 2, 3});
-        remote.putEnd("c1", ObjectKey.of("big"), big.putId(), chunks.combined(), chunks);
+        remote.putEnd("c1", ObjectKey.of("big"), big.putId(), Checksums.combine(chunks), chunks);
         try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 1000, 1 << 20)) {
             assertEquals(0, c.call("HELLO", Messages.CBOR.createArrayNode().add(2), 1000).code());
             var key = Messages.CBOR.valueToTree(ObjectKey.of("whole"));

@@ -12,8 +12,8 @@ import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.memory.Checksums;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
-import org.mooncake.osgi.store.spi.transport.Checksums;
 
 /**
  * What the admin endpoints answer, whichever server carries them ({@link AdminHttpServer} on the

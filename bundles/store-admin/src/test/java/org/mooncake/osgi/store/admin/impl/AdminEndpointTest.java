@@ -24,8 +24,8 @@ import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.master.impl.MasterSettings;
 import org.mooncake.osgi.store.master.impl.PolicySelector;
 import org.mooncake.osgi.store.master.impl.StoreMaster;
+import org.mooncake.osgi.store.memory.Checksums;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
-import org.mooncake.osgi.store.spi.transport.Checksums;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -8,12 +8,14 @@ import org.mooncake.osgi.store.master.SegmentEndpoint;
  * Move all of {@code local} to or from {@code remoteOffset} in the remote segment. {@code local}
  * should be registered with the transport first where the transport needs that (RDMA, GPU).
  *
- * <p>{@code checksum} asks for the checksum ({@link Checksums#of}) of the bytes moved in the status: of {@code local} for a
+ * <p>{@code checksum} asks for the checksum (XXH3-64, as Checksums.of in org.mooncake.osgi.store.memory
+ * computes it) of the bytes moved in the status: of {@code local} for a
  * WRITE, of the remote bytes as they were read for a READ. A transport may compute it beside the
  * copy, while each piece is in cache, which costs less than a separate pass; one that cannot
  * returns no checksum and the caller computes it itself. With {@code checksumChunkBytes} > 0
  * (since 2.1) the checksum asked for is one per consecutive piece of that many bytes of
- * {@code local} (the last may be shorter), as {@link Checksums#ofChunks} computes them.
+ * {@code local} (the last may be shorter), as Checksums.ofChunks (org.mooncake.osgi.store.memory)
+ * computes them.
  */
 public record TransferRequest(TransferOp op, MemorySegment local, SegmentEndpoint remote, long remoteOffset,
         boolean checksum, long checksumChunkBytes) {

@@ -4,7 +4,8 @@ import java.util.OptionalLong;
 
 /**
  * How one request of a batch ended: all bytes moved, or a failure with a reason. A transport
- * that honoured {@link TransferRequest#checksum()} reports the checksum ({@link Checksums#of}) of
+ * that honoured {@link TransferRequest#checksum()} reports the checksum (XXH3-64, as Checksums.of in
+ * org.mooncake.osgi.store.memory computes it) of
  * the bytes it moved, as that request defines them; for a request that asked for one per chunk
  * ({@link TransferRequest#chunked()}, since 2.1) it reports them in {@code chunkChecksums}
  * instead (null when it did not compute them).

@@ -35,11 +35,13 @@ public interface Transport {
     /**
      * Memory for a segment this process will expose. Transports that need special memory
      * (shared files, registered or device memory) allocate it; the default is zeroed off-heap
-     * memory, on transparent huge pages where Linux offers them (from 2 MiB), freed with
-     * {@code arena}.
+     * memory freed with {@code arena}, aligned to 2 MiB from that size (4 KiB below). The default
+     * does not ask for huge pages (it was {@code HugePages} before 3.0): a transport that wants
+     * segments on transparent huge pages overrides this with HugePages.allocate from
+     * org.mooncake.osgi.store.memory.
      */
     default MemorySegment allocateSegment(String segmentName, long sizeBytes, Arena arena) {
-        return org.mooncake.osgi.store.spi.transport.internal.HugePages.allocate(sizeBytes, arena);
+        return arena.allocate(sizeBytes, sizeBytes >= 2L << 20 ? 2L << 20 : 4096);
     }
 
     /** Whether this transport can reach that endpoint from here (same JVM, same host, any host). */

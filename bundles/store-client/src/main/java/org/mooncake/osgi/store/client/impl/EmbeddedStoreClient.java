@@ -31,7 +31,7 @@ import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
-import org.mooncake.osgi.store.spi.transport.Checksums;
+import org.mooncake.osgi.store.memory.Checksums;
 import org.mooncake.osgi.store.spi.transport.TransferOp;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.Transport;
@@ -204,7 +204,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         long[] sums = aside != null ? (long[]) aside.join()
                 : moved.chunks() != null ? moved.chunks() : Checksums.ofChunks(source, chunk);
         ChunkChecksums chunks = new ChunkChecksums(chunk, sums);
-        return new Written(chunks.combined(), chunks);
+        return new Written(Checksums.combine(chunks), chunks);
     }
 
     private Transport firstTransport(PutTicket put) {

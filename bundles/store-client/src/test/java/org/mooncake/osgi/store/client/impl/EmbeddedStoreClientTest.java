@@ -105,7 +105,7 @@ class EmbeddedStoreClientTest {
                 }
             };
             f = new ClientFixture(t, 16 << 20);
-            int size = (int) org.mooncake.osgi.store.spi.transport.Checksums.ASIDE_FROM + 4096;
+            int size = (int) org.mooncake.osgi.store.memory.Checksums.ASIDE_FROM + 4096;
             MemorySegment src = f.arena.allocate(size);
             src.fill((byte) 7);
             f.client.registerBuffer(src);
@@ -213,7 +213,7 @@ class EmbeddedStoreClientTest {
         new java.util.Random(3).nextBytes(v);
         f.client.put("honest", v, ReplicateConfig.builder().replicaCount(2).build());
         assertArrayEquals(v, f.client.get("honest"));
-        assertEquals(org.mooncake.osgi.store.spi.transport.Checksums.of(java.lang.foreign.MemorySegment.ofArray(v)),
+        assertEquals(org.mooncake.osgi.store.memory.Checksums.of(java.lang.foreign.MemorySegment.ofArray(v)),
                 f.master.queryKey(ObjectKey.of("honest")).orElseThrow().checksum());
         // one checksum per put (the first replica's write) and one per get
         assertEquals(List.of(true, false, true), t.seen.stream().map(TransferRequest::checksum).toList());
@@ -237,7 +237,7 @@ class EmbeddedStoreClientTest {
         f.client.put("honest", v);
         assertArrayEquals(v, f.client.get("honest"));
         var chunks = f.master.getReplicaList(ObjectKey.of("honest")).chunks();
-        assertArrayEquals(org.mooncake.osgi.store.spi.transport.Checksums.ofChunks(java.lang.foreign.MemorySegment.ofArray(v),
+        assertArrayEquals(org.mooncake.osgi.store.memory.Checksums.ofChunks(java.lang.foreign.MemorySegment.ofArray(v),
                 16 << 10), chunks.sums());
         assertEquals(List.of(16L << 10, 16L << 10), t.seen.stream().map(TransferRequest::checksumChunkBytes).toList());
 

@@ -28,6 +28,7 @@ import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentStats;
+import org.mooncake.osgi.store.memory.Checksums;
 import org.mooncake.osgi.store.spi.eviction.AccessObserver;
 
 /**
@@ -427,7 +428,7 @@ public final class StoreMaster implements MasterService {
     public void putEnd(String clientId, ObjectKey key, long putId, long checksum, ChunkChecksums chunks) {
         requireClient(clientId);
         StoreException.require(key != null, "key is required");
-        if (chunks != null && chunks.combined() != checksum) {
+        if (chunks != null && Checksums.combine(chunks) != checksum) {
             throw new StoreException(ErrorCode.INVALID_PARAMS, "the checksum of " + key + " is not that of its chunks");
         }
         long now = now();

@@ -16,6 +16,7 @@ import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.master.PutTicket;
+import org.mooncake.osgi.store.memory.Checksums;
 
 /** Look-ups that grant nothing, puts told apart by error code, and the puts of a client that is gone. */
 class LookupAndDeadWritersTest {
@@ -107,8 +108,8 @@ class LookupAndDeadWritersTest {
         ChunkChecksums chunks = new ChunkChecksums(4096, new long[] {1, 2, 3});
         assertError(ErrorCode.INVALID_PARAMS, () -> m.putEnd("c1", key, t.putId(), 5, chunks));
         ChunkChecksums tooFew = new ChunkChecksums(4096, new long[] {1, 2});
-        assertError(ErrorCode.INVALID_PARAMS, () -> m.putEnd("c1", key, t.putId(), tooFew.combined(), tooFew));
-        m.putEnd("c1", key, t.putId(), chunks.combined(), chunks);
+        assertError(ErrorCode.INVALID_PARAMS, () -> m.putEnd("c1", key, t.putId(), Checksums.combine(tooFew), tooFew));
+        m.putEnd("c1", key, t.putId(), Checksums.combine(chunks), chunks);
         assertEquals(chunks, m.getReplicaList(key).chunks());
 
         f.put("small", 100);
