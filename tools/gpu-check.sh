@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# GPU check of bundles/device-cuda on a machine with an NVIDIA GPU and driver but no JDK
-# (tools/README.md).
+# GPU check of bundles/device-cuda, and of the store client's device path (store-client's
+# DeviceMemoryClientGpuTest), on a machine with an NVIDIA GPU and driver but no JDK (tools/README.md).
 #
 #   tools/gpu-check.sh pack [--no-build]   here: build and put into target/gpu-check/ what the GPU
-#                                          machine needs (a jlink'd JDK 25, 5 jars); fails over 60 MiB
+#                                          machine needs (a jlink'd JDK 25, 12 jars); fails over 60 MiB
 #   tools/gpu-check.sh run [--allow-no-gpu]
 #                                          there, from the repository root: the tests tagged gpu with
 #                                          -Dmooncake.gpu.required=true (none may skip), then the
@@ -22,6 +22,8 @@ LIMIT_MIB=60
 # java.logging behind System.Logger)
 JDK_MODULES="java.base,java.logging,java.xml,jdk.zipfs"
 JVM_FLAGS=(--enable-native-access=ALL-UNNAMED -Xshare:auto)
+# the store client's GPU test, packed with its fixture alone
+CLIENT_GPU_TEST=org/mooncake/osgi/store/client/impl/DeviceMemoryClientGpuTest
 
 die() { echo "gpu-check: $*" >&2; exit 1; }
 
@@ -56,10 +58,13 @@ pack() {
   [ -x "$JDK/bin/jlink" ] || die "no JDK 25 at $JDK (set GPU_CHECK_JDK)"
   cd "$ROOT"
   if [ "$build" = 1 ]; then
-    echo "== building store-api and device-cuda (tests run separately: ./mvnw -pl bundles/device-cuda test)"
-    ./mvnw -B -q -o install -pl bundles/store-api,bundles/device-cuda -DskipTests
+    echo "== building device-cuda and store-client with what they need (tests run separately:" \
+      "./mvnw -pl bundles/device-cuda,bundles/store-client test)"
+    ./mvnw -B -q -o install -pl bundles/device-cuda,bundles/store-client -am -DskipTests
   fi
   [ -d bundles/device-cuda/target/test-classes/org ] || die "no compiled tests in bundles/device-cuda/target/test-classes"
+  local client_tests=bundles/store-client/target/test-classes
+  [ -f "$client_tests/$CLIENT_GPU_TEST.class" ] || die "no compiled $CLIENT_GPU_TEST in $client_tests"
 
   local m2="${MAVEN_REPO:-$HOME/.m2/repository}" cv console framework
   cv="$(console_version)"
@@ -78,6 +83,15 @@ pack() {
   cp "$(main_jar bundles/device-cuda)" "$PACK/lib/device-cuda.jar"
   "$JDK/bin/jar" --create --file "$PACK/lib/device-cuda-tests.jar" -C bundles/device-cuda/target/test-classes .
   cp "$framework" "$PACK/lib/org.osgi.framework.jar" # the component test's BundleContext
+  # the client's device path on the GPU: the client, a master, the local and tcp transports, and
+  # only its GPU test with the fixture it uses (the other client tests need shm and more)
+  local m
+  for m in store-memory store-master store-client transport-local transport-tcp; do
+    cp "$(main_jar "bundles/$m")" "$PACK/lib/$m.jar"
+  done
+  cp "$(main_jar policies/policy-lease-lru)" "$PACK/lib/policy-lease-lru.jar"
+  (cd "$client_tests" && "$JDK/bin/jar" --create --file "$PACK/lib/store-client-gpu-tests.jar" \
+    "$CLIENT_GPU_TEST"*.class "$(dirname "$CLIENT_GPU_TEST")"/ClientFixture*.class)
   cp "$console" "$PACK/lib/junit-platform-console-standalone.jar"
 
   echo "== jlink: $JDK_MODULES"
@@ -113,6 +127,8 @@ run() {
   mkdir -p "$out"
   local started=$SECONDS failures=0
   local cp="$lib/device-cuda.jar:$lib/store-api.jar:$lib/org.osgi.framework.jar:$lib/device-cuda-tests.jar"
+  cp="$cp:$lib/store-memory.jar:$lib/store-master.jar:$lib/store-client.jar:$lib/transport-local.jar"
+  cp="$cp:$lib/transport-tcp.jar:$lib/policy-lease-lru.jar:$lib/store-client-gpu-tests.jar"
 
   echo "== gpu-check run on $(uname -n), $(date -u +%FT%TZ); results in $out"
   cat "$PACK/PACKED.txt" 2>/dev/null || true
@@ -134,7 +150,7 @@ run() {
   timeout 200 "$java" "${JVM_FLAGS[@]}" -Dmooncake.gpu.required="$required" \
     -jar "$lib/junit-platform-console-standalone.jar" execute \
     --disable-banner --disable-ansi-colors --details=tree --details-theme=ascii --fail-if-no-tests \
-    --class-path "$cp" --scan-class-path "$lib/device-cuda-tests.jar" --include-tag gpu \
+    --class-path "$cp" --scan-class-path "$lib/device-cuda-tests.jar:$lib/store-client-gpu-tests.jar" --include-tag gpu \
     --reports-dir "$out/junit" 2>&1 | tee "$out/gpu-tests.log"
   local rc=${PIPESTATUS[0]}
   set -e
@@ -164,7 +180,7 @@ run() {
     [ "$rc" = 0 ] || { echo "gpu-check: the simulated benchmark FAILED (exit $rc)"; failures=$((failures + 1)); }
   fi
 
-  echo "== gpu-check: ran the gpu-tagged tests of device-cuda and DeviceCopyBenchmark --quick in" \
+  echo "== gpu-check: ran the gpu-tagged tests of device-cuda and store-client and DeviceCopyBenchmark --quick in" \
     "$((SECONDS - started)) s: $failures failed; results in $out"
   [ "$failures" = 0 ]
 }
@@ -175,5 +191,5 @@ case "$cmd" in
   pack) pack "$@" ;;
   run) run "$@" ;;
   selftest) pack "$@" && run --allow-no-gpu ;;
-  *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 64 ;;
+  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 64 ;;
 esac

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
 
+import org.mooncake.osgi.store.spi.device.DeviceBuffer;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -110,10 +111,58 @@ public interface StoreClient {
      */
     List<OpResult<ObjectState>> lookupBatch(List<String> keys);
 
+    // ---- device memory (since 1.4) ----
+
+    /**
+     * Registers device memory that later put-from-device / get-into-device calls will use; the
+     * buffer's {@link DeviceBuffer#kind() memory kind} says who moves its bytes. The client checks
+     * that a {@link org.mooncake.osgi.store.spi.device.DeviceMemory} service of that kind is bound
+     * (INVALID_PARAMS naming bundle {@code org.mooncake.osgi.device.cuda} and the NVIDIA driver
+     * where none is) and that the device index is one it serves. Registration is optional: an
+     * unregistered device buffer is moved the same way (through the client's host staging
+     * buffers; no transport addresses device memory directly yet). Since 1.4.
+     */
+    void registerDeviceBuffer(DeviceBuffer buffer);
+
+    /** Forgets a registration; a buffer never registered is ignored. Since 1.4. */
+    void unregisterDeviceBuffer(DeviceBuffer buffer);
+
+    /**
+     * Stores the bytes of device memory as a new object, as {@link #putFrom} does for host memory.
+     * Java never dereferences the device pointer: the bytes are copied to a host staging buffer of
+     * the client's by the {@link org.mooncake.osgi.store.spi.device.DeviceMemory} of the buffer's
+     * kind and moved from there, in pieces for an object larger than the staging buffer; the
+     * object's checksum is computed on that host copy. INVALID_PARAMS where no DeviceMemory of
+     * the kind is bound. Since 1.4.
+     */
+    void putFromDevice(String key, DeviceBuffer source, ReplicateConfig config);
+
+    /** Stores or replaces an object from device memory ({@link #putFromDevice}, {@link #upsert}). Since 1.4. */
+    void upsertFromDevice(String key, DeviceBuffer source, ReplicateConfig config);
+
+    /**
+     * Reads the object into device memory; returns its size. BUFFER_TOO_SMALL if it does not fit.
+     * The bytes land in a host staging buffer, are verified against the object's checksum there,
+     * and only then are copied up: a replica that fails its checksum never reaches {@code target}
+     * (an object larger than the staging buffer is moved in pieces, each verified before its copy
+     * up, so a failed read may have written the pieces before the bad one). Since 1.4.
+     */
+    long getIntoDevice(String key, DeviceBuffer target);
+
     // ---- segments ----
 
     /** Contributes {@code memory} to the store as a new segment; returns its name. */
     String mountSegment(MemorySegment memory);
+
+    /**
+     * Contributes device memory to the store as a new segment; returns its name. Its bytes stay
+     * in device memory: only transports that can address memory of its kind
+     * ({@link org.mooncake.osgi.store.spi.transport.Transport#servesDeviceMemory}) serve it, and
+     * the master records the segment's {@link org.mooncake.osgi.store.spi.device.MemoryKind}.
+     * Fails (INVALID_PARAMS) when no transport bound here serves that kind, naming those that
+     * would. The memory stays the caller's: free it only after {@link #unmountSegment}. Since 1.4.
+     */
+    String mountDeviceSegment(DeviceBuffer memory);
 
     /** Withdraws a mounted segment; objects whose last replica lived there disappear. */
     void unmountSegment(String segmentName);

@@ -6,9 +6,13 @@
  * tells a put that met another put in progress from one that met a complete object;
  * {@code ErrorCode.ofCode} answers {@code INTERNAL_ERROR} for a code it does not know instead of
  * throwing; ranged reads move only the checksum chunks they touch.
+ * 1.4: device memory ({@code org.mooncake.osgi.store.spi.device}): {@code putFromDevice},
+ * {@code upsertFromDevice}, {@code getIntoDevice} (staged through host buffers, checksummed on
+ * the host copy), {@code registerDeviceBuffer}/{@code unregisterDeviceBuffer} and
+ * {@code mountDeviceSegment} (a segment whose bytes live in device memory).
  */
 @Export
-@Version("1.3.0")
+@Version("1.4.0")
 package org.mooncake.osgi.store.api;
 
 import org.osgi.annotation.bundle.Export;

@@ -12,7 +12,10 @@
  *
  * <p>3.0: {@code ChunkChecksums.combined} is gone (an API type computed a checksum through the
  * implementation): Checksums.combine in org.mooncake.osgi.store.memory (bundle store-memory)
- * computes it.
+ * computes it. Segments have a memory kind ({@code SegmentDescriptor.memoryKind},
+ * {@code SegmentStats.memoryKind}: HOST, or device memory such as CUDA_DEVICE; a descriptor
+ * without one is HOST), and {@code MasterStats.memoryKinds} ({@code MemoryKindStats}) reports
+ * capacity and use per kind.
  */
 @Export
 @Version("3.0.0")

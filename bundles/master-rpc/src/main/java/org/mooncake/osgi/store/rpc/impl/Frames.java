@@ -13,6 +13,9 @@ final class Frames {
     /**
      * 3: an object of more than one checksum chunk carries its chunk checksums, and its checksum is
      * theirs combined; LOOKUP_BATCH. 2: checksums are XXH3-64 {@code long}s (1: CRC32C {@code int}s).
+     * Within 3, segment descriptors and stats gained {@code memoryKind} and master stats
+     * {@code memoryKinds} (store.master 3.0): fields an older peer ignores, and whose absence from
+     * an older peer reads as HOST and no figures, so the version did not change.
      */
     static final int PROTOCOL_VERSION = 3;
     /**

@@ -146,6 +146,54 @@ class MasterRpcTest {
         assertEquals(0, remote.stats().clients(), "the goodbye crossed the wire");
     }
 
+    /**
+     * A segment's memory kind crosses the wire both ways (mount, segments, stats); a descriptor
+     * without one (a client older than store.master 3.0, whose records have no such field) is HOST,
+     * and the field a newer peer adds is ignored by an older one's decoder.
+     */
+    @Test
+    void aSegmentsMemoryKindCrossesTheWireAndItsAbsenceMeansHost() throws IOException {
+        var cuda = org.mooncake.osgi.store.spi.device.MemoryKind.CUDA_DEVICE;
+        remote.mountSegment(new SegmentDescriptor("gpu", "c1", 2 << 20, List.of(new SegmentEndpoint("local", "pid:1@h", "gpu")),
+                cuda));
+        mount("c1", "host");
+        java.util.Map<String, org.mooncake.osgi.store.spi.device.MemoryKind> kinds = new java.util.HashMap<>();
+        remote.segments().forEach(s -> kinds.put(s.name(), s.memoryKind()));
+        assertEquals(java.util.Map.of("gpu", cuda, "host", org.mooncake.osgi.store.spi.device.MemoryKind.HOST), kinds);
+        assertEquals(cuda, master.segments().stream().filter(s -> s.name().equals("gpu")).findFirst().orElseThrow()
+                .memoryKind(), "the master itself recorded it");
+        var byKind = remote.stats().memoryKinds();
+        assertEquals(List.of(new org.mooncake.osgi.store.master.MemoryKindStats(
+                org.mooncake.osgi.store.spi.device.MemoryKind.HOST, 1, 1 << 20, 0),
+                new org.mooncake.osgi.store.master.MemoryKindStats(cuda, 1, 2 << 20, 0)), byKind);
+        // an endpoint update from a client that sends no kind keeps the kind of the mount
+        remote.updateSegmentEndpoints(new SegmentDescriptor("gpu", "c1", 2 << 20,
+                List.of(new SegmentEndpoint("local", "pid:1@h", "gpu"))));
+        assertEquals(cuda, remote.segments().stream().filter(s -> s.name().equals("gpu")).findFirst().orElseThrow()
+                .memoryKind());
+
+        // the encoding: with the kind, it round-trips; an older peer's descriptor (no field) reads as HOST
+        SegmentDescriptor withKind = new SegmentDescriptor("g", "c", 4096, List.of(new SegmentEndpoint("tcp", "a:1", "g")),
+                cuda);
+        byte[] wire = Messages.CBOR.writeValueAsBytes(withKind);
+        assertEquals(withKind, Messages.CBOR.readValue(wire, SegmentDescriptor.class));
+        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Messages.CBOR.readTree(wire);
+        assertEquals("CUDA_DEVICE", tree.get("memoryKind").asText());
+        tree.remove("memoryKind");
+        SegmentDescriptor old = Messages.CBOR.treeToValue(tree, SegmentDescriptor.class);
+        assertEquals(org.mooncake.osgi.store.spi.device.MemoryKind.HOST, old.memoryKind());
+        assertEquals(withKind.endpoints(), old.endpoints());
+        // and an older peer, whose record lacks the component, ignores it
+        record OldDescriptor(String name, String clientId, long sizeBytes, List<SegmentEndpoint> endpoints) {
+        }
+        OldDescriptor seenByOld = Messages.CBOR.readValue(wire, OldDescriptor.class);
+        assertEquals(new OldDescriptor("g", "c", 4096, withKind.endpoints()), seenByOld);
+        record OldStats(String name, long capacityBytes) {
+        }
+        byte[] stats = Messages.CBOR.writeValueAsBytes(remote.segments().getFirst());
+        assertEquals(remote.segments().getFirst().name(), Messages.CBOR.readValue(stats, OldStats.class).name());
+    }
+
     @Test
     void batchesCrossTheWireWithOneResultPerKey() {
         mount("c1", "s1");

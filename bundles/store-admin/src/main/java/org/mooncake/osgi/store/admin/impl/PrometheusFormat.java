@@ -55,6 +55,14 @@ final class PrometheusFormat {
         gauge(b, "mooncake_processing_puts", "Puts started and not yet ended", s.processingPuts());
         gauge(b, "mooncake_segments", "Mounted segments", s.segments());
         gauge(b, "mooncake_clients", "Live clients", s.clients());
+        if (!s.memoryKinds().isEmpty()) {
+            header(b, "mooncake_memory_capacity_bytes", "gauge", "Bytes of mounted segments by the memory they live in");
+            s.memoryKinds().forEach(k -> b.append("mooncake_memory_capacity_bytes{memory_kind=\"").append(k.kind().name())
+                    .append("\"} ").append(k.capacityBytes()).append('\n'));
+            header(b, "mooncake_memory_used_bytes", "gauge", "Bytes allocated to objects by the memory they live in");
+            s.memoryKinds().forEach(k -> b.append("mooncake_memory_used_bytes{memory_kind=\"").append(k.kind().name())
+                    .append("\"} ").append(k.usedBytes()).append('\n'));
+        }
         counter(b, "mooncake_put_no_space_total", "Puts refused with NO_AVAILABLE_HANDLE", s.failedPutsNoSpace());
         counter(b, "mooncake_eviction_rounds_total", "Eviction rounds run", s.evictionRounds());
         counter(b, "mooncake_eviction_round_seconds_total", "Time spent in eviction rounds",

@@ -118,6 +118,10 @@ public final class StoreCommands {
                 s.capacityBytes(), s.usedBytes(), 100 * s.usedRatio(), s.objects(), s.processingPuts()));
         b.append(String.format(Locale.ROOT, "segments %d  clients %d  eviction rounds %d (last %.3f ms)  policy %s%n",
                 s.segments(), s.clients(), s.evictionRounds(), s.lastEvictionRoundNanos() / 1e6, s.activePolicy()));
+        for (var k : s.memoryKinds()) { // the watermark is over all of them together
+            b.append(String.format(Locale.ROOT, "memory %-12s segments %d  capacity %,d B  used %,d B (%.1f%%)%n",
+                    k.kind(), k.segments(), k.capacityBytes(), k.usedBytes(), 100 * k.usedRatio()));
+        }
         b.append(String.format(Locale.ROOT, "%-16s %10s %14s %10s %10s %10s%n", "type", "objects", "bytes", "hits",
                 "misses", "evictions"));
         for (TypeStats t : s.types()) {
@@ -144,11 +148,11 @@ public final class StoreCommands {
         return b.toString().stripTrailing();
     }
 
-    @Descriptor("list mounted segments")
+    @Descriptor("list mounted segments: use, capacity, the memory they live in (HOST, CUDA_DEVICE), owner, endpoints")
     public String segments() {
         // endpoints with their addresses (a swapped transport's new port); a master older than 1.3 sends protocols only
-        return master.segments().stream().map(s -> String.format(Locale.ROOT, "%-32s %,15d / %,15d B  client %s  via %s",
-                s.name(), s.usedBytes(), s.capacityBytes(), s.clientId(),
+        return master.segments().stream().map(s -> String.format(Locale.ROOT, "%-32s %,15d / %,15d B  %-11s  client %s  via %s",
+                s.name(), s.usedBytes(), s.capacityBytes(), s.memoryKind(), s.clientId(),
                 s.endpoints().isEmpty() ? s.protocol() : String.join(", ", s.endpoints())))
                 .collect(Collectors.joining("\n"));
     }

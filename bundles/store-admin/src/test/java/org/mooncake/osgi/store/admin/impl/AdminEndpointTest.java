@@ -224,6 +224,29 @@ class AdminEndpointTest {
         assertTrue(stats.at("/learned/failing").isMissingNode(), stats.toString());
     }
 
+    /** Each segment says the memory it lives in, and capacity and use are reported per kind too. */
+    @Test
+    void statsAndMetricsSayWhichMemoryTheSegmentsLiveIn() throws Exception {
+        attachMaster();
+        master.mountSegment(new SegmentDescriptor("g1", "c1", 2 << 20, java.util.List.of(new SegmentEndpoint("local", "x", "g1")),
+                org.mooncake.osgi.store.spi.device.MemoryKind.CUDA_DEVICE));
+        JsonNode stats = new ObjectMapper().readTree(get("/stats").body());
+        JsonNode segments = stats.get("segments");
+        java.util.Map<String, String> kinds = new java.util.HashMap<>();
+        segments.forEach(s -> kinds.put(s.get("name").asText(), s.get("memoryKind").asText()));
+        assertEquals(java.util.Map.of("s1", "HOST", "g1", "CUDA_DEVICE"), kinds, stats.toString());
+        JsonNode byKind = stats.at("/master/memoryKinds");
+        assertEquals(2, byKind.size(), byKind.toString());
+        assertEquals("HOST", byKind.get(0).get("kind").asText());
+        assertEquals(1 << 20, byKind.get(0).get("capacityBytes").asLong());
+        assertEquals("CUDA_DEVICE", byKind.get(1).get("kind").asText());
+        assertEquals(2 << 20, byKind.get(1).get("capacityBytes").asLong());
+        assertEquals(0, byKind.get(1).get("usedBytes").asLong());
+        String body = get("/metrics").body();
+        assertTrue(body.contains("mooncake_memory_capacity_bytes{memory_kind=\"CUDA_DEVICE\"} " + (2 << 20) + "\n"), body);
+        assertTrue(body.contains("mooncake_memory_used_bytes{memory_kind=\"HOST\"} "), body);
+    }
+
     /** Operators see whether this process copies and checksums in one pass, and if not, why. */
     @Test
     void metricsAndStatsSayHowCopiesAreChecksummed() throws Exception {

@@ -51,9 +51,23 @@ class StoreCommandsTest {
         String segments = commands.segments();
         assertTrue(segments.startsWith("shell/segment-1 "), segments);
         assertTrue(segments.endsWith("client shell  via local://" + LocalTransport.ADDRESS), segments);
+        assertTrue(segments.contains(" B  HOST         client shell"), segments);
+        assertTrue(stats.contains("memory HOST         segments 1  capacity 1,048,576 B"), stats);
         assertEquals("active: lease-lru\navailable: lease-lru", commands.policy());
         assertEquals("removed greeting", commands.remove("greeting", true));
         assertEquals("no object greeting", commands.query("greeting"));
+    }
+
+    /** A segment in GPU memory says so in store:segments, and store:stats shows each kind's capacity. */
+    @Test
+    void segmentsAndStatsShowTheMemoryKind() {
+        master.mountSegment(new org.mooncake.osgi.store.master.SegmentDescriptor("shell/gpu-1", "shell", 2 << 20,
+                List.of(new org.mooncake.osgi.store.master.SegmentEndpoint("local", LocalTransport.ADDRESS, "shell/gpu-1")),
+                org.mooncake.osgi.store.spi.device.MemoryKind.CUDA_DEVICE));
+        String gpu = commands.segments().lines().filter(l -> l.startsWith("shell/gpu-1 ")).findFirst().orElseThrow();
+        assertTrue(gpu.contains(" B  CUDA_DEVICE  client shell  via local://"), gpu);
+        String stats = commands.stats();
+        assertTrue(stats.contains("memory CUDA_DEVICE  segments 1  capacity 2,097,152 B  used 0 B (0.0%)"), stats);
     }
 
     @Test

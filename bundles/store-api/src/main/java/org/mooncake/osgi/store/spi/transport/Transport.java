@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.device.DeviceBuffer;
+import org.mooncake.osgi.store.spi.device.MemoryKind;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -64,6 +66,31 @@ public interface Transport {
 
     /** Makes a local segment a target of one-sided operations; returns how peers reach it. */
     SegmentEndpoint expose(String segmentName, MemorySegment memory);
+
+    /**
+     * Whether this transport can serve a segment whose bytes live in memory of {@code kind}
+     * ({@link #exposeDevice}), now (since 3.0). A transport that moves host memory only (tcp, shm)
+     * answers no, the default; one that addresses device memory (local with a
+     * {@link org.mooncake.osgi.store.spi.device.DeviceMemory} of that kind bound, ucx built with
+     * CUDA) yes. Asked when a device segment is mounted and whenever a transport is bound.
+     */
+    default boolean servesDeviceMemory(MemoryKind kind) {
+        return false;
+    }
+
+    /**
+     * Makes a segment in device memory a target of one-sided operations; returns how peers reach
+     * it (since 3.0). Requests against it move the bytes between the request's host
+     * {@code local} memory and the device; a checksum asked for is computed on the host side of
+     * the copy (the host memory after a READ, the source before a WRITE). Called only when
+     * {@link #servesDeviceMemory} answered yes for its kind.
+     *
+     * @throws UnsupportedOperationException where this transport cannot address device memory (the default)
+     */
+    default SegmentEndpoint exposeDevice(String segmentName, DeviceBuffer memory) {
+        throw new UnsupportedOperationException("the " + protocol() + " transport cannot serve " + memory.kind()
+                + " memory (segment " + segmentName + ")");
+    }
 
     /** Stops serving a segment; later requests against it fail. */
     void withdraw(String segmentName);

@@ -13,7 +13,8 @@
  * 3.0: copies, checksums and huge pages moved to org.mooncake.osgi.store.memory (bundle
  * store-memory): {@code MemoryCopy}, {@code Checksums} and {@code HugePages} are gone from here,
  * and {@code Transport.allocateSegment}'s default no longer uses huge pages; {@code Transport.cost}
- * rates endpoints.
+ * rates endpoints; {@code Transport.servesDeviceMemory} and {@code Transport.exposeDevice} let a
+ * transport serve segments whose bytes live in device memory ({@code org.mooncake.osgi.store.spi.device}).
  */
 @Export
 @Version("3.0.0")

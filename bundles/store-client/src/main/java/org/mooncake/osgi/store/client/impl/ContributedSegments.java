@@ -12,6 +12,7 @@ import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.device.DeviceBuffer;
 import org.mooncake.osgi.store.spi.transport.Transport;
 
 /**
@@ -102,22 +103,51 @@ final class ContributedSegments {
             if (s.servedBy.isEmpty()) {
                 throw new StoreException(ErrorCode.TRANSFER_FAIL, "no transport here can serve segment " + name);
             }
-            boolean mountedNow = true;
-            try {
-                registration = master.heartbeat(clientId);
-                master.mountSegment(s.descriptor(clientId));
-            } catch (RuntimeException e) {
-                if (!(laterIfUnreachable && e instanceof StoreException se && se.errorCode() == ErrorCode.RPC_FAIL)) {
-                    s.withdrawEverywhere();
-                    throw e;
-                }
-                registration = 0;
-                mountedNow = false;
-                LOG.log(Level.WARNING, "{0}; segment {1} is mounted once the master answers", e.getMessage(), name);
-            }
-            own.put(name, s);
-            return mountedNow;
+            return mount(s, laterIfUnreachable);
         }
+    }
+
+    /**
+     * Exposes device memory through every bound transport that serves its kind, then mounts it
+     * (the master records its kind). INVALID_PARAMS, naming what would serve it, where none does.
+     */
+    boolean mountDevice(String name, DeviceBuffer memory) {
+        synchronized (lock) {
+            OwnSegment s = new OwnSegment(name, memory);
+            List<Transport> bound = transports.all();
+            for (Transport t : bound) {
+                s.serveVia(t);
+            }
+            if (s.servedBy.isEmpty()) {
+                throw new StoreException(ErrorCode.INVALID_PARAMS, "no transport bound here serves " + memory.kind()
+                        + " memory (bound: " + (bound.isEmpty() ? "none"
+                                : String.join(", ", bound.stream().map(Transport::protocol).toList()))
+                        + "), so segment " + name + " (" + memory + ") cannot be mounted. Device segments are served by "
+                        + "the local transport (bundle org.mooncake.osgi.transport.local) once a DeviceMemory of that "
+                        + "kind is bound to it (" + DeviceMemories.PROVIDER + "), or by a ucx transport built with CUDA "
+                        + "(UCX with CUDA is not verified on any machine here); tcp and shm move host memory only");
+            }
+            return mount(s, false);
+        }
+    }
+
+    /** Mounts an exposed segment; under {@link #lock}. */
+    private boolean mount(OwnSegment s, boolean laterIfUnreachable) {
+        boolean mountedNow = true;
+        try {
+            registration = master.heartbeat(clientId);
+            master.mountSegment(s.descriptor(clientId));
+        } catch (RuntimeException e) {
+            if (!(laterIfUnreachable && e instanceof StoreException se && se.errorCode() == ErrorCode.RPC_FAIL)) {
+                s.withdrawEverywhere();
+                throw e;
+            }
+            registration = 0;
+            mountedNow = false;
+            LOG.log(Level.WARNING, "{0}; segment {1} is mounted once the master answers", e.getMessage(), s.name);
+        }
+        own.put(s.name, s);
+        return mountedNow;
     }
 
     /** The master forgets the segment before its bytes stop being served. */

@@ -32,6 +32,9 @@ import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.memory.Checksums;
+import org.mooncake.osgi.store.spi.device.DeviceBuffer;
+import org.mooncake.osgi.store.spi.device.DeviceMemory;
+import org.mooncake.osgi.store.spi.device.DeviceMemoryException;
 import org.mooncake.osgi.store.spi.transport.TransferOp;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.Transport;
@@ -41,6 +44,11 @@ import org.mooncake.osgi.store.spi.transport.Transport;
  * corrupt object through: a put is published only after every replica is written (else it is
  * revoked), and a get checks the checksum (XXH3-64) recorded at put before it returns a byte; a read that
  * outlives its lease is made again under a fresh one (twice at most), then fails with LEASE_EXPIRED.
+ *
+ * <p>Device memory ({@link #putFromDevice}, {@link #getIntoDevice}) is staged through host
+ * buffers ({@link StagingBuffers}): the calling thread holds one for the whole operation, copies
+ * each piece between it and the device through the {@link DeviceMemory} of the buffer's kind,
+ * and moves it with the same transfers and checksums as a host payload.
  *
  * <p>Thread-safe; holds no lock while bytes move.
  */
@@ -57,6 +65,11 @@ public final class EmbeddedStoreClient implements StoreClient {
     private volatile boolean healthy = true;
     /** The segments this client contributes, and what the master knows of them. */
     private final ContributedSegments contributed;
+    /** The DeviceMemory services bound, by kind (DS, any thread). */
+    private final DeviceMemories devices = new DeviceMemories();
+    private final Set<DeviceBuffer> registeredDevice = ConcurrentHashMap.newKeySet();
+    /** Host buffers device payloads travel through; replaced whole by {@link #deviceStaging}. */
+    private volatile StagingBuffers staging;
     /** Checksum chunk of the objects this client writes; any thread may change it, each put reads it once. */
     private volatile long checksumChunkBytes = DEFAULT_CHECKSUM_CHUNK_BYTES;
 
@@ -66,6 +79,10 @@ public final class EmbeddedStoreClient implements StoreClient {
      * (8 bytes a chunk) and a transfer a call per chunk.
      */
     static final long DEFAULT_CHECKSUM_CHUNK_BYTES = 64 << 10;
+    /** Bytes of each host staging buffer of device payloads ({@code device.staging.bytes}). */
+    static final long DEFAULT_STAGING_BYTES = 64L << 20;
+    /** How many device puts and gets may stage at once ({@code device.staging.buffers}); the next waits. */
+    static final int DEFAULT_STAGING_BUFFERS = 4;
 
     EmbeddedStoreClient(MasterService master, Transports transports, String clientId, String tenant, String protocol,
             InstantSource clock) {
@@ -77,6 +94,39 @@ public final class EmbeddedStoreClient implements StoreClient {
         this.protocol = protocol;
         this.clock = clock;
         this.contributed = new ContributedSegments(master, transports, clientId);
+        this.staging = newStaging(DEFAULT_STAGING_BYTES, DEFAULT_STAGING_BUFFERS);
+    }
+
+    private StagingBuffers newStaging(long bytes, int buffers) {
+        return new StagingBuffers(bytes, buffers, this::registerBuffer, this::unregisterBuffer);
+    }
+
+    /**
+     * Sets the host staging of device payloads: up to {@code buffers} buffers of {@code bytes}
+     * each (allocated when first needed). Operations under way finish on their old buffers, which
+     * are then freed.
+     */
+    public void deviceStaging(long bytes, int buffers) {
+        StoreException.require(bytes >= ChunkChecksums.MIN_CHUNK_BYTES && buffers >= 1, "device staging needs buffers"
+                + " of at least " + ChunkChecksums.MIN_CHUNK_BYTES + " bytes and at least one, not " + buffers + " of "
+                + bytes);
+        StagingBuffers old = staging;
+        staging = newStaging(bytes, buffers);
+        old.close();
+    }
+
+    /** Frees the staging buffers (the owner's deactivation); a device put or get after this fails. */
+    public void closeDeviceStaging() {
+        staging.close();
+    }
+
+    /** A {@link DeviceMemory} service is available: buffers of its kind can be moved (DS, any thread). */
+    public void bindDeviceMemory(DeviceMemory memory) {
+        devices.add(memory);
+    }
+
+    public void unbindDeviceMemory(DeviceMemory memory) {
+        devices.remove(memory);
     }
 
     /** A client over the given transports (for tests and embedding without OSGi). */
@@ -161,12 +211,17 @@ public final class EmbeddedStoreClient implements StoreClient {
     }
 
     private void write(String key, MemorySegment source, ReplicateConfig config, boolean upsert) {
-        ObjectKey k = key(key);
         StoreException.require(source != null, "source is null");
+        write(key, source.byteSize(), config, upsert, put -> writeReplicas(source, put));
+    }
+
+    /** Starts a put of {@code size} bytes, writes its replicas with {@code writer}, ends it, or revokes it on any failure. */
+    private void write(String key, long size, ReplicateConfig config, boolean upsert, Function<PutTicket, Written> writer) {
+        ObjectKey k = key(key);
         StoreException.require(config != null, "replicate config is null");
-        PutTicket put = master.putStart(clientId, k, source.byteSize(), config, upsert);
+        PutTicket put = master.putStart(clientId, k, size, config, upsert);
         try {
-            Written w = writeReplicas(source, put);
+            Written w = writer.apply(put);
             master.putEnd(clientId, k, put.putId(), w.checksum(), w.chunks());
         } catch (RuntimeException e) {
             try {
@@ -192,19 +247,43 @@ public final class EmbeddedStoreClient implements StoreClient {
     private Written writeReplicas(MemorySegment source, PutTicket put) {
         long chunk = checksumChunkBytes;
         boolean chunked = source.byteSize() > chunk;
+        return written(writeAt(source, put, 0, chunk, chunked), chunk, chunked);
+    }
+
+    /** What a put-end reports for these checksums: {@link #writeAt}'s one, or the chunks'. */
+    private static Written written(long[] sums, long chunk, boolean chunked) {
+        if (!chunked) {
+            return new Written(sums[0], null);
+        }
+        ChunkChecksums chunks = new ChunkChecksums(chunk, sums);
+        return new Written(Checksums.combine(chunks), chunks);
+    }
+
+    /**
+     * Writes {@code source} at byte {@code at} of every replica and returns its checksums: one of
+     * all of it, or (when {@code chunked}; {@code at} a multiple of {@code chunk}) one per chunk.
+     * An aside checksum still reading the source when a transfer fails is waited for, so the
+     * caller may reuse the source (a staging buffer) once this returns or throws.
+     */
+    private long[] writeAt(MemorySegment source, PutTicket put, long at, long chunk, boolean chunked) {
         java.util.concurrent.CompletableFuture<?> aside = null;
         if (Checksums.worthAside(source) && !firstTransport(put).checksumsInOnePass()) {
             aside = chunked ? Checksums.ofChunksAside(source, chunk) : Checksums.aside(source);
         }
-        Transports.Reported moved = transports.runAll(writes(source, put, aside == null, chunked ? chunk : 0));
-        if (!chunked) {
-            long checksum = aside != null ? (Long) aside.join() : moved.whole().orElseGet(() -> Checksums.of(source));
-            return new Written(checksum, null);
+        Transports.Reported moved;
+        try {
+            moved = transports.runAll(writes(source, put, at, aside == null, chunked ? chunk : 0));
+        } catch (RuntimeException e) {
+            if (aside != null) {
+                aside.handle((v, t) -> null).join();
+            }
+            throw e;
         }
-        long[] sums = aside != null ? (long[]) aside.join()
+        if (!chunked) {
+            return new long[] {aside != null ? (Long) aside.join() : moved.whole().orElseGet(() -> Checksums.of(source))};
+        }
+        return aside != null ? (long[]) aside.join()
                 : moved.chunks() != null ? moved.chunks() : Checksums.ofChunks(source, chunk);
-        ChunkChecksums chunks = new ChunkChecksums(chunk, sums);
-        return new Written(Checksums.combine(chunks), chunks);
     }
 
     private Transport firstTransport(PutTicket put) {
@@ -213,12 +292,13 @@ public final class EmbeddedStoreClient implements StoreClient {
     }
 
     /** One WRITE per replica; the first asks the transport for the checksums if {@code checksum}. */
-    private List<TransferRequest> writes(MemorySegment source, PutTicket put, boolean checksum, long chunkBytes) {
+    private List<TransferRequest> writes(MemorySegment source, PutTicket put, long at, boolean checksum,
+            long chunkBytes) {
         List<TransferRequest> out = new ArrayList<>(put.replicas().size());
         for (var r : put.replicas()) {
             boolean first = out.isEmpty();
             out.add(new TransferRequest(TransferOp.WRITE, source, transports.pick(r.segmentName(), r.endpoints(),
-                    TransferOp.WRITE), r.offset(), checksum && first, checksum && first ? chunkBytes : 0));
+                    TransferOp.WRITE), r.offset() + at, checksum && first, checksum && first ? chunkBytes : 0));
         }
         return out;
     }
@@ -603,6 +683,176 @@ public final class EmbeddedStoreClient implements StoreClient {
         });
     }
 
+    // ---- device memory ----
+
+    @Override
+    public void registerDeviceBuffer(DeviceBuffer buffer) {
+        devices.of(buffer, "buffer"); // its kind has a DeviceMemory here, and the device index is one of it
+        registeredDevice.add(buffer);
+    }
+
+    @Override
+    public void unregisterDeviceBuffer(DeviceBuffer buffer) {
+        if (buffer != null) {
+            registeredDevice.remove(buffer);
+        }
+    }
+
+    /** How many host buffers are registered now: the caller's and the staging buffers (tests). */
+    int registeredBuffers() {
+        return registered.size();
+    }
+
+    /** The device buffers registered now (tests). */
+    Set<DeviceBuffer> registeredDeviceBuffers() {
+        return Set.copyOf(registeredDevice);
+    }
+
+    @Override
+    public void putFromDevice(String key, DeviceBuffer source, ReplicateConfig config) {
+        writeFromDevice(key, source, config, false);
+    }
+
+    @Override
+    public void upsertFromDevice(String key, DeviceBuffer source, ReplicateConfig config) {
+        writeFromDevice(key, source, config, true);
+    }
+
+    /**
+     * A put of device memory through a host staging buffer this thread holds for the whole put.
+     * An object of one checksum chunk is copied down whole and written as a host payload is; a
+     * larger one in pieces of whole chunks that fill the buffer: each is copied down, written at
+     * its offset in every replica, and checksummed chunk by chunk (by the transport beside its
+     * copy, or here) on the host copy, before the next is copied into the same buffer. Where the
+     * checksum chunk is larger than the staging buffer (settings changed so), or an object of one
+     * chunk is, a temporary host buffer of that size stands in.
+     */
+    private void writeFromDevice(String key, DeviceBuffer source, ReplicateConfig config, boolean upsert) {
+        DeviceMemory memory = devices.of(source, "source");
+        long size = source.byteSize();
+        long chunk = checksumChunkBytes;
+        boolean chunked = size > chunk;
+        try (StagingBuffers.Lease lease = staging.acquire();
+                Staged buf = staged(lease, chunked ? chunk : size)) {
+            long piece = chunked ? Math.max(chunk, buf.memory().byteSize() / chunk * chunk) : size;
+            write(key, size, config, upsert, put -> {
+                if (!chunked) {
+                    MemorySegment host = buf.memory().asSlice(0, size);
+                    toHost(memory, source, host);
+                    return written(writeAt(host, put, 0, chunk, false), chunk, false);
+                }
+                long[] sums = new long[(int) ChunkChecksums.chunksOf(size, chunk)];
+                for (long from = 0; from < size; from += piece) {
+                    MemorySegment host = buf.memory().asSlice(0, Math.min(piece, size - from));
+                    toHost(memory, source.slice(from, host.byteSize()), host);
+                    long[] part = writeAt(host, put, from, chunk, true);
+                    System.arraycopy(part, 0, sums, (int) (from / chunk), part.length);
+                }
+                return written(sums, chunk, true);
+            });
+        }
+    }
+
+    @Override
+    public long getIntoDevice(String key, DeviceBuffer target) {
+        DeviceMemory memory = devices.of(target, "target");
+        try (StagingBuffers.Lease lease = staging.acquire()) {
+            return underLease(key, l -> readIntoDevice(key, l, target, memory, lease));
+        }
+    }
+
+    /**
+     * The whole object into device memory under {@code lease}: read into the host staging buffer
+     * and verified there (a piece of whole chunks at a time where the object has chunk checksums,
+     * else whole), then copied up; a piece that fails its checksum never reaches the device.
+     */
+    private long readIntoDevice(String key, ReadLease lease, DeviceBuffer target, DeviceMemory memory,
+            StagingBuffers.Lease staged) {
+        long size = lease.sizeBytes();
+        if (size > target.byteSize()) {
+            throw new StoreException(ErrorCode.BUFFER_TOO_SMALL,
+                    "object of " + size + " bytes does not fit " + target.byteSize() + " bytes of " + target);
+        }
+        ChunkChecksums chunks = lease.chunks();
+        long chunk = chunks == null ? size : chunks.chunkBytes();
+        try (Staged buf = staged(staged, Math.min(chunk, size))) {
+            long piece = chunks == null ? size : Math.max(chunk, buf.memory().byteSize() / chunk * chunk);
+            for (long from = 0; from < size; from += piece) {
+                MemorySegment host = buf.memory().asSlice(0, Math.min(piece, size - from));
+                read(key, lease, from, host);
+                fromHost(memory, host, target.slice(from, host.byteSize()));
+            }
+        }
+        return size;
+    }
+
+    /** A host buffer for staging: the lease's, or a temporary one where a single piece needs more. */
+    private record Staged(MemorySegment memory, Arena temporary, EmbeddedStoreClient client) implements AutoCloseable {
+        @Override
+        public void close() {
+            if (temporary != null) {
+                client.unregisterBuffer(memory);
+                temporary.close();
+            }
+        }
+    }
+
+    private Staged staged(StagingBuffers.Lease lease, long atLeast) {
+        if (atLeast <= lease.memory().byteSize()) {
+            return new Staged(lease.memory(), null, this);
+        }
+        LOG.log(System.Logger.Level.DEBUG, "staging {0} bytes in a temporary host buffer (device.staging.bytes {1})",
+                atLeast, lease.memory().byteSize());
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment memory = arena.allocate(atLeast, 4096);
+            registerBuffer(memory);
+            return new Staged(memory, arena, this);
+        } catch (RuntimeException | OutOfMemoryError e) {
+            arena.close();
+            throw new StoreException(ErrorCode.TRANSFER_FAIL, "cannot allocate a temporary " + atLeast
+                    + "-byte host buffer to stage device memory: " + e);
+        }
+    }
+
+    private static void toHost(DeviceMemory memory, DeviceBuffer source, MemorySegment host) {
+        try {
+            if (host.byteSize() > 0) {
+                memory.copyToHost(source, host);
+            }
+        } catch (DeviceMemoryException e) {
+            throw new StoreException(ErrorCode.TRANSFER_FAIL, "copying " + source + " to host memory failed: "
+                    + e.getMessage());
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new StoreException(ErrorCode.INVALID_PARAMS, "source " + source + " cannot be copied: " + e.getMessage());
+        }
+    }
+
+    private static void fromHost(DeviceMemory memory, MemorySegment host, DeviceBuffer target) {
+        try {
+            if (host.byteSize() > 0) {
+                memory.copyFromHost(host, target);
+            }
+        } catch (DeviceMemoryException e) {
+            throw new StoreException(ErrorCode.TRANSFER_FAIL, "copying host memory to " + target + " failed: "
+                    + e.getMessage());
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new StoreException(ErrorCode.INVALID_PARAMS, "target " + target + " cannot be written: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public String mountDeviceSegment(DeviceBuffer memory) {
+        StoreException.require(memory != null, "memory is null");
+        StoreException.require(memory.kind().isDevice(), memory + " is host memory: mount it as a MemorySegment "
+                + "(mountSegment)");
+        String name = nextSegmentName();
+        if (!contributed.mountDevice(name, memory)) {
+            healthy = false;
+        }
+        return name;
+    }
+
     // ---- buffers and segments ----
 
     @Override
@@ -658,6 +908,14 @@ public final class EmbeddedStoreClient implements StoreClient {
             healthy = false; // mounted once the master answers
         }
         return name;
+    }
+
+    /**
+     * Registers every buffer registered so far (the caller's and the device staging buffers) with
+     * a transport bound after them, for a transport that pins memory; the owner calls it as it binds one.
+     */
+    void registerBuffersWith(Transport t) {
+        registered.forEach(t::registerLocal);
     }
 
     void transportBound(Transport t) {

@@ -9,26 +9,53 @@ import java.util.Map;
 
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.spi.device.DeviceBuffer;
+import org.mooncake.osgi.store.spi.device.MemoryKind;
 import org.mooncake.osgi.store.spi.transport.Transport;
 
 /**
- * A segment this client contributes: its memory, and the transports that serve it now with the
- * endpoint each gave. Changed only under {@link ContributedSegments}' lock.
+ * A segment this client contributes: its memory (host memory, or a device's), and the transports
+ * that serve it now with the endpoint each gave. Changed only under {@link ContributedSegments}' lock.
  */
 final class OwnSegment {
     final String name;
+    /** Its host memory; null for a segment in device memory. */
     final MemorySegment memory;
+    /** Its device memory; null for a segment in host memory. */
+    final DeviceBuffer device;
     final Map<Transport, SegmentEndpoint> servedBy = new LinkedHashMap<>();
 
     OwnSegment(String name, MemorySegment memory) {
         this.name = name;
         this.memory = memory;
+        this.device = null;
     }
 
-    /** Serves it through {@code t} too; false when {@code t} cannot (shm serves only memory it allocated). */
+    OwnSegment(String name, DeviceBuffer device) {
+        this.name = name;
+        this.memory = null;
+        this.device = device;
+    }
+
+    MemoryKind kind() {
+        return device == null ? MemoryKind.HOST : device.kind();
+    }
+
+    /**
+     * Serves it through {@code t} too; false when {@code t} cannot (shm serves only memory it
+     * allocated; only a transport that {@link Transport#servesDeviceMemory serves} its kind serves
+     * device memory).
+     */
     boolean serveVia(Transport t) {
         try {
-            servedBy.put(t, t.expose(name, memory));
+            if (device != null) {
+                if (!t.servesDeviceMemory(device.kind())) {
+                    return false;
+                }
+                servedBy.put(t, t.exposeDevice(name, device));
+            } else {
+                servedBy.put(t, t.expose(name, memory));
+            }
             return true;
         } catch (RuntimeException cannotServeIt) {
             return false;
@@ -55,6 +82,7 @@ final class OwnSegment {
     SegmentDescriptor descriptor(String clientId) {
         List<Map.Entry<Transport, SegmentEndpoint>> served = new ArrayList<>(servedBy.entrySet());
         served.sort(Comparator.comparingInt(s -> s.getKey().cost(s.getValue())));
-        return new SegmentDescriptor(name, clientId, memory.byteSize(), served.stream().map(Map.Entry::getValue).toList());
+        return new SegmentDescriptor(name, clientId, device != null ? device.byteSize() : memory.byteSize(),
+                served.stream().map(Map.Entry::getValue).toList(), kind());
     }
 }

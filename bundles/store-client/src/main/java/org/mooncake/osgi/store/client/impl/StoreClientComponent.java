@@ -20,6 +20,8 @@ import org.mooncake.osgi.store.api.StoreClient;
 import org.mooncake.osgi.store.api.TransferStats;
 import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.master.MasterService;
+import org.mooncake.osgi.store.spi.device.DeviceBuffer;
+import org.mooncake.osgi.store.spi.device.DeviceMemory;
 import org.mooncake.osgi.store.spi.transport.Transport;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.InvalidSyntaxException;
@@ -77,12 +79,32 @@ public final class StoreClientComponent implements StoreClient {
         @AttributeDefinition(description = "Objects larger than this get one checksum per chunk of this many bytes, so"
                 + " that a ranged read moves and verifies only the chunks it touches; >= 4096. Applies to later puts")
         long checksum_chunk_bytes() default 64 << 10;
+
+        @AttributeDefinition(description = "Bytes of each host buffer through which payloads in device (GPU) memory "
+                + "travel; larger objects move through it in pieces of whole checksum chunks. >= 4096; applies to "
+                + "later device puts and gets")
+        long device_staging_bytes() default 64L << 20;
+
+        @AttributeDefinition(description = "How many device puts and gets may stage at once (one buffer each, "
+                + "allocated when first needed); the next waits for a buffer. >= 1")
+        int device_staging_buffers() default 4;
     }
 
     /** A configuration, read and checked: a broken one fails here, before anything changes. */
     record Settings(String clientId, String tenant, long segmentBytes, long bufferBytes, long heartbeatMs,
-            String segmentTransport, long checksumChunkBytes) {
+            String segmentTransport, long checksumChunkBytes, long stagingBytes, int stagingBuffers) {
+        /** With the default device staging. */
+        Settings(String clientId, String tenant, long segmentBytes, long bufferBytes, long heartbeatMs,
+                String segmentTransport, long checksumChunkBytes) {
+            this(clientId, tenant, segmentBytes, bufferBytes, heartbeatMs, segmentTransport, checksumChunkBytes,
+                    EmbeddedStoreClient.DEFAULT_STAGING_BYTES, EmbeddedStoreClient.DEFAULT_STAGING_BUFFERS);
+        }
+
         Settings {
+            if (stagingBytes < ChunkChecksums.MIN_CHUNK_BYTES || stagingBuffers < 1) {
+                throw new IllegalArgumentException("device.staging.bytes must be >= " + ChunkChecksums.MIN_CHUNK_BYTES
+                        + " and device.staging.buffers >= 1, were " + stagingBytes + " and " + stagingBuffers);
+            }
             if (segmentBytes < 0 || bufferBytes < 0 || heartbeatMs <= 0) {
                 throw new IllegalArgumentException(
                         "global_segment_size and local_buffer_size must be >= 0 and heartbeat_interval_ms > 0");
@@ -100,7 +122,8 @@ public final class StoreClientComponent implements StoreClient {
 
         static Settings of(Config c) {
             return new Settings(c.client_id(), c.tenant(), c.global_segment_size(), c.local_buffer_size(),
-                    c.heartbeat_interval_ms(), c.segmentTransport_target(), c.checksum_chunk_bytes());
+                    c.heartbeat_interval_ms(), c.segmentTransport_target(), c.checksum_chunk_bytes(),
+                    c.device_staging_bytes(), c.device_staging_buffers());
         }
 
         /** Whether a transport with these service properties is the one to allocate the segment. */
@@ -163,6 +186,7 @@ public final class StoreClientComponent implements StoreClient {
                 : running.clientId();
         client = new EmbeddedStoreClient(master, transports, id, running.tenant(), null, InstantSource.system());
         client.checksumChunkBytes(running.checksumChunkBytes());
+        client.deviceStaging(running.stagingBytes(), running.stagingBuffers());
         localBuffer = running.bufferBytes() > 0 ? arena.allocate(running.bufferBytes(), 64) : null;
         if (localBuffer != null) {
             client.registerBuffer(localBuffer);
@@ -226,12 +250,20 @@ public final class StoreClientComponent implements StoreClient {
             beating = heartbeats.scheduleAtFixedRate(client::heartbeat, next.heartbeatMs(), next.heartbeatMs(),
                     TimeUnit.MILLISECONDS);
             running = new Settings(running.clientId(), running.tenant(), running.segmentBytes(), running.bufferBytes(),
-                    next.heartbeatMs(), running.segmentTransport(), running.checksumChunkBytes());
+                    next.heartbeatMs(), running.segmentTransport(), running.checksumChunkBytes(), running.stagingBytes(),
+                    running.stagingBuffers());
         }
         if (next.checksumChunkBytes() != running.checksumChunkBytes()) {
             client.checksumChunkBytes(next.checksumChunkBytes()); // later puts only: each object keeps its own
             running = new Settings(running.clientId(), running.tenant(), running.segmentBytes(), running.bufferBytes(),
-                    running.heartbeatMs(), running.segmentTransport(), next.checksumChunkBytes());
+                    running.heartbeatMs(), running.segmentTransport(), next.checksumChunkBytes(), running.stagingBytes(),
+                    running.stagingBuffers());
+        }
+        if (next.stagingBytes() != running.stagingBytes() || next.stagingBuffers() != running.stagingBuffers()) {
+            client.deviceStaging(next.stagingBytes(), next.stagingBuffers()); // device puts and gets under way finish on the old
+            running = new Settings(running.clientId(), running.tenant(), running.segmentBytes(), running.bufferBytes(),
+                    running.heartbeatMs(), running.segmentTransport(), running.checksumChunkBytes(), next.stagingBytes(),
+                    next.stagingBuffers());
         }
         List<String> later = next.restartOnlyChanges(running);
         if (!later.isEmpty()) {
@@ -254,6 +286,7 @@ public final class StoreClientComponent implements StoreClient {
             policyOption = ReferencePolicyOption.GREEDY)
     void bindTransport(Transport t, Map<String, Object> properties) {
         transports.add(t);
+        client.registerBuffersWith(t); // the local buffer was registered before any transport was bound
         synchronized (this) {
             if (segment == null && running.segmentBytes() > 0 && running.allocatesTheSegment(properties)) {
                 // a storage node may start before its master: the heartbeats mount the segment then
@@ -264,6 +297,21 @@ public final class StoreClientComponent implements StoreClient {
             }
         }
         client.transportBound(t);
+    }
+
+    /**
+     * Device memory services (bundle org.mooncake.osgi.device.cuda registers one where the NVIDIA
+     * driver works), bound and unbound while the client runs: without one of a buffer's kind,
+     * device puts and gets fail with INVALID_PARAMS saying so.
+     */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindDeviceMemory(DeviceMemory memory) {
+        client.bindDeviceMemory(memory);
+    }
+
+    void unbindDeviceMemory(DeviceMemory memory) {
+        client.unbindDeviceMemory(memory);
     }
 
     /** Before the transport stops: the master stops naming it first, then the table forgets it. */
@@ -281,6 +329,7 @@ public final class StoreClientComponent implements StoreClient {
             Thread.currentThread().interrupt();
         }
         client.leave();
+        client.closeDeviceStaging();
         if (localBuffer != null) {
             client.unregisterBuffer(localBuffer);
         }
@@ -413,6 +462,36 @@ public final class StoreClientComponent implements StoreClient {
     @Override
     public List<OpResult<ObjectState>> lookupBatch(List<String> keys) {
         return client.lookupBatch(keys);
+    }
+
+    @Override
+    public void registerDeviceBuffer(DeviceBuffer buffer) {
+        client.registerDeviceBuffer(buffer);
+    }
+
+    @Override
+    public void unregisterDeviceBuffer(DeviceBuffer buffer) {
+        client.unregisterDeviceBuffer(buffer);
+    }
+
+    @Override
+    public void putFromDevice(String key, DeviceBuffer source, ReplicateConfig config) {
+        client.putFromDevice(key, source, config);
+    }
+
+    @Override
+    public void upsertFromDevice(String key, DeviceBuffer source, ReplicateConfig config) {
+        client.upsertFromDevice(key, source, config);
+    }
+
+    @Override
+    public long getIntoDevice(String key, DeviceBuffer target) {
+        return client.getIntoDevice(key, target);
+    }
+
+    @Override
+    public String mountDeviceSegment(DeviceBuffer memory) {
+        return client.mountDeviceSegment(memory);
     }
 
     @Override

@@ -4,7 +4,10 @@ import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentStats;
 
 /**
- * A mounted segment and its allocator. Once {@link #retire() retired} it takes no new blocks.
+ * A mounted segment and its allocator, whatever memory its bytes live in (host or a device's:
+ * {@link SegmentDescriptor#memoryKind()}): the master only hands out offsets, so a device segment
+ * is placed, filled, counted toward capacity and the eviction watermark, and evicted from exactly
+ * as a host segment is. Once {@link #retire() retired} it takes no new blocks.
  * Its endpoints may change while it is mounted ({@link #reachVia}); readers see them whole.
  */
 final class Segment {
@@ -67,7 +70,7 @@ final class Segment {
 
     /** The same segment, reached through these endpoints from now on. */
     void reachVia(java.util.List<org.mooncake.osgi.store.master.SegmentEndpoint> endpoints) {
-        descriptor = new SegmentDescriptor(descriptor.name(), descriptor.clientId(), descriptor.sizeBytes(), endpoints);
+        descriptor = descriptor.withEndpoints(endpoints); // the memory it lives in stays what the mount said
     }
 
     void retire() {
@@ -82,6 +85,6 @@ final class Segment {
         SegmentDescriptor d = descriptor;
         String protocols = String.join(",", d.endpoints().stream().map(e -> e.protocol()).toList());
         return new SegmentStats(name(), d.clientId(), protocols, capacity(), used(),
-                d.endpoints().stream().map(e -> e.protocol() + "://" + e.address()).toList());
+                d.endpoints().stream().map(e -> e.protocol() + "://" + e.address()).toList(), d.memoryKind());
     }
 }

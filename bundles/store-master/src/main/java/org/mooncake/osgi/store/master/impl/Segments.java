@@ -11,7 +11,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.master.MemoryKindStats;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
+import org.mooncake.osgi.store.spi.device.MemoryKind;
 
 /**
  * Mounted segments and replica placement. Segments come and go concurrently with puts; a
@@ -85,6 +87,20 @@ final class Segments {
             u += s.used();
         }
         return u;
+    }
+
+    /** Capacity and use by the memory kind of the segments, one entry per kind mounted, in {@link MemoryKind} order. */
+    List<MemoryKindStats> byMemoryKind() {
+        java.util.EnumMap<MemoryKind, long[]> by = new java.util.EnumMap<>(MemoryKind.class);
+        for (Segment s : byName.values()) {
+            long[] f = by.computeIfAbsent(s.descriptor.memoryKind(), k -> new long[3]);
+            f[0]++;
+            f[1] += s.capacity();
+            f[2] += s.used();
+        }
+        List<MemoryKindStats> out = new ArrayList<>(by.size());
+        by.forEach((kind, f) -> out.add(new MemoryKindStats(kind, (int) f[0], f[1], f[2])));
+        return out;
     }
 
     /** The capacity of the largest mounted segment; 0 when none is. May lag a concurrent mount or drop, as placement does. */

@@ -170,8 +170,8 @@ public final class StoreMaster implements MasterService {
         requireClient(segment.clientId());
         segments.mount(segment);
         heartbeat(segment.clientId());
-        LOG.log(Level.INFO, "mounted segment {0} ({1} bytes) of client {2} via {3}", segment.name(),
-                segment.sizeBytes(), segment.clientId(), protocols(segment));
+        LOG.log(Level.INFO, "mounted segment {0} ({1} bytes of {2} memory) of client {3} via {4}", segment.name(),
+                segment.sizeBytes(), segment.memoryKind(), segment.clientId(), protocols(segment));
     }
 
     @Override
@@ -810,7 +810,7 @@ public final class StoreMaster implements MasterService {
         return new MasterStats(segments.capacity(), segments.used(), objects, pendingPuts.sum(),
                 segments.all().size(), clients.size(), types, evictor.rounds(), evictor.lastRoundNanos(),
                 evictor.totalRoundNanos(), failedPutsNoSpace.sum(), active == null ? "none" : active.name(),
-                policies.names());
+                policies.names(), segments.byMemoryKind());
     }
 
     @Override
