@@ -18,6 +18,7 @@ import org.mooncake.osgi.benchmarks.TransferBenchmark.Result;
 import org.mooncake.osgi.transport.local.LocalTransport;
 import org.mooncake.osgi.transport.shm.ShmTransport;
 import org.mooncake.osgi.transport.tcp.TcpTransport;
+import org.mooncake.osgi.transport.ucx.UcxTransport;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -27,10 +28,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * peers. {@code --systems} picks from these by name.
  *
  * <p>A row of the store over another transport is one more {@link TransferSystem#transport}
- * line in {@link #known()}, for example
- * {@code TransferSystem.transport(UCX_POSIX, "the store over ucx, UCX_TLS=posix,self", () -> new UcxTransport(...))};
- * {@link TransferGoals} already judges {@link #UCX_POSIX} and {@link #UCX_TCP} against their
- * ucx_perftest rows once rows of those names exist.
+ * line in {@link #known()}, as the ucx rows are; {@link TransferGoals} judges {@link #UCX_POSIX}
+ * and {@link #UCX_TCP} against their ucx_perftest rows.
  */
 final class TransferSystems {
     static final String MEMCPY = "memcpy";
@@ -39,9 +38,9 @@ final class TransferSystems {
     static final String TCP = "tcp";
     static final String REDIS = "redis";
     static final String IPERF3 = "iperf3";
-    /** The store over the ucx transport with {@code UCX_TLS=posix,self} (a row not in the registry yet). */
+    /** The store over the ucx transport with {@code UCX_TLS=posix,self}. */
     static final String UCX_POSIX = "ucx-posix";
-    /** The store over the ucx transport with {@code UCX_TLS=tcp} (a row not in the registry yet). */
+    /** The store over the ucx transport with {@code UCX_TLS=tcp}. */
     static final String UCX_TCP = "ucx-tcp";
     static final String PERFTEST_POSIX = "ucx_perftest-posix";
     static final String PERFTEST_TCP = "ucx_perftest-tcp";
@@ -65,6 +64,10 @@ final class TransferSystems {
                         () -> new ShmTransport(ShmTransport.in("/dev/shm"))),
                 TransferSystem.transport(TCP, "the store over the tcp transport on loopback (4 connections)",
                         TransferSystems::tcpTransport),
+                TransferSystem.transport(UCX_POSIX, "the store over the ucx transport, UCX_TLS=posix,self",
+                        () -> new UcxTransport(UcxTransport.with("posix,self"))),
+                TransferSystem.transport(UCX_TCP, "the store over the ucx transport, UCX_TLS=tcp",
+                        () -> new UcxTransport(UcxTransport.with("tcp"))),
                 redis(),
                 UcxPerftest.system(PERFTEST_POSIX, UcxPerftest.TLS_POSIX, "ucx_perftest"),
                 UcxPerftest.system(PERFTEST_TCP, UcxPerftest.TLS_TCP, "ucx_perftest"),

@@ -115,7 +115,7 @@ class TransferBenchmarkTest {
         assertEquals("unknown option --system; it takes [OUT_DIR] and --systems, --sizes, --rounds, --scale, --warmup, "
                 + "--out, --help", mistake(() -> TransferBenchmark.parse(new String[] {out, "--system", "tcp"})));
         assertTrue(mistake(() -> TransferBenchmark.parse(new String[] {out, "--systems", "tcp,rdma"}))
-                .startsWith("--systems: unknown system 'rdma'; known: memcpy, local, shm, tcp, redis, ucx_perftest-posix"));
+                .startsWith("--systems: unknown system 'rdma'; known: memcpy, local, shm, tcp, ucx-posix, ucx-tcp, redis"));
         assertEquals("--sizes takes sizes, each a whole number of bytes, optionally with B, KiB, MiB, GiB (1024s) or kB, "
                 + "MB, GB (1000s), such as 4KiB or 32062464, was '1.5MiB'",
                 mistake(() -> TransferBenchmark.parse(new String[] {out, "--sizes", "64KiB,1.5MiB"})));

@@ -38,6 +38,24 @@ final class ContainerOptions {
     }
 
     /**
+     * A bundle of this project for a test to install: the distribution's system/ copy, or, where
+     * the distribution was assembled before the bundle was added to it, the local repository's
+     * (where {@code mvn install} put it).
+     */
+    static Path ourJar(String artifactId) {
+        String version = System.getProperty("mooncake.version");
+        Path shipped = jar("org.mooncake.osgi", artifactId, version);
+        if (Files.isRegularFile(shipped)) {
+            return shipped;
+        }
+        String repo = System.getProperty("org.ops4j.pax.url.mvn.localRepository", "");
+        Path local = (repo.isBlank() ? Path.of(System.getProperty("user.home"), ".m2", "repository") : Path.of(repo))
+                .resolve("org/mooncake/osgi").resolve(artifactId).resolve(version)
+                .resolve(artifactId + "-" + version + ".jar");
+        return Files.isRegularFile(local) ? local : shipped;
+    }
+
+    /**
      * etc/ (FileInstall's folder) and deploy/ (watched once a test configures a second watcher,
      * see DeployFolderIT) in fresh folders the tests find through system properties; the admin
      * endpoint takes a free port so parallel containers never clash.

@@ -80,7 +80,41 @@ class StoreClientComponentTest {
             public long checksum_chunk_bytes() {
                 return 64 << 10;
             }
+
+            @Override
+            public long device_staging_bytes() {
+                return 64 << 10;
+            }
+
+            @Override
+            public int device_staging_buffers() {
+                return 2;
+            }
         };
+    }
+
+    /** DeviceMemory services come and go while the client runs; device calls follow them. */
+    @Test
+    void deviceMemoryIsBoundAndUnboundDynamically() {
+        StoreClientComponent c = started(config(1 << 20, 0), master, new LocalTransport());
+        try (var device = new org.mooncake.osgi.device.testing.HostBackedDeviceMemory()) {
+            var b = device.allocate(0, 100_000);
+            device.copyFromHost(java.lang.foreign.MemorySegment.ofArray(new byte[100_000]).fill((byte) 7), b);
+            var e = assertThrows(org.mooncake.osgi.store.api.StoreException.class,
+                    () -> c.putFromDevice("d", b, org.mooncake.osgi.store.api.ReplicateConfig.DEFAULT));
+            assertTrue(e.getMessage().contains("org.mooncake.osgi.device.cuda"), e.getMessage());
+            c.bindDeviceMemory(device);
+            c.putFromDevice("d", b, org.mooncake.osgi.store.api.ReplicateConfig.DEFAULT);
+            byte[] back = c.get("d");
+            assertEquals(100_000, back.length);
+            assertEquals(7, back[99_999]);
+            assertEquals(2, device.copiesToHost(), "in pieces of device.staging.bytes (64 KiB here)");
+            c.unbindDeviceMemory(device);
+            assertThrows(org.mooncake.osgi.store.api.StoreException.class, () -> c.getIntoDevice("d", b));
+            device.free(b);
+        } finally {
+            c.deactivate();
+        }
     }
 
     @Test

@@ -31,6 +31,7 @@ import org.mooncake.osgi.store.spi.transport.Transport;
 import org.mooncake.osgi.transport.local.LocalTransport;
 import org.mooncake.osgi.transport.shm.ShmTransport;
 import org.mooncake.osgi.transport.tcp.TcpTransport;
+import org.mooncake.osgi.transport.ucx.UcxTransport;
 
 /** The same store behaviour over every transport: the client's segments are served by it. */
 class TransportMatrixTest {
@@ -38,8 +39,20 @@ class TransportMatrixTest {
     private Transport transport;
 
     static Stream<Named<Supplier<Transport>>> transports() {
-        return Stream.of(Named.of("local", LocalTransport::new), Named.of("tcp", TransportMatrixTest::tcp),
-                Named.of("shm", TransportMatrixTest::shm));
+        return Stream.concat(Stream.of(Named.of("local", LocalTransport::new), Named.of("tcp", TransportMatrixTest::tcp),
+                Named.of("shm", TransportMatrixTest::shm)), ucx());
+    }
+
+    /**
+     * ucx over shared memory and over TCP where libucp loads; where it does not, no ucx rows, unless
+     * {@code mooncake.ucx.required} (CI) asks for them: then they run and fail.
+     */
+    private static Stream<Named<Supplier<Transport>>> ucx() {
+        if (!UcxTransport.available() && !Boolean.getBoolean("mooncake.ucx.required")) {
+            return Stream.empty();
+        }
+        return Stream.of(Named.of("ucx posix", () -> new UcxTransport(UcxTransport.with("posix,self"))),
+                Named.of("ucx tcp", () -> new UcxTransport(UcxTransport.with("tcp"))));
     }
 
     private static Transport tcp() {
