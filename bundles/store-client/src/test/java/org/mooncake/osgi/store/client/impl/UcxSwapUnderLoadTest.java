@@ -7,24 +7,15 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.foreign.Arena;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.RepeatedTest;
 import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
-import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ReplicateConfig;
-import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.impl.MasterSettings;
 import org.mooncake.osgi.store.master.impl.PolicySelector;
 import org.mooncake.osgi.store.master.impl.StoreMaster;
@@ -71,65 +62,27 @@ class UcxSwapUnderLoadTest {
                 kept.put("kept-" + i, v);
             }
 
-            AtomicBoolean running = new AtomicBoolean(true);
-            AtomicLong ok = new AtomicLong();
-            AtomicLong failedCleanly = new AtomicLong();
-            ConcurrentLinkedQueue<Throwable> wrong = new ConcurrentLinkedQueue<>();
-            List<Thread> workers = new ArrayList<>();
-            for (int w = 0; w < WORKERS; w++) {
-                int id = w;
-                workers.add(Thread.ofPlatform().start(() -> {
-                    Random rnd = new Random(id);
-                    for (long i = 0; running.get(); i++) {
-                        byte[] v = new byte[50_000 + rnd.nextInt(200_000)];
-                        rnd.nextBytes(v);
-                        String key = "w" + id + "-" + i;
-                        boolean stored = false;
-                        try {
-                            reader.put(key, v, ReplicateConfig.DEFAULT);
-                            stored = true;
-                            assertArrayEquals(v, reader.get(key));
-                            reader.remove(key, true);
-                            ok.incrementAndGet();
-                        } catch (StoreException e) {
-                            if (e.errorCode() != ErrorCode.TRANSFER_FAIL) {
-                                wrong.add(e);
-                            } else {
-                                failedCleanly.incrementAndGet();
-                                if (!stored && reader.exists(key)) {
-                                    wrong.add(new AssertionError(key + ": a failed put left a readable object"));
-                                }
-                            }
-                        } catch (Throwable t) {
-                            wrong.add(t);
-                        }
-                    }
-                }));
-            }
-
-            awaitProgress(ok, "work over tcp");
+            SwapLoad load = new SwapLoad(reader, WORKERS, 50_000, 200_000);
+            load.awaitProgress(30, "work over tcp");
             UcxTransport readerUcx = new UcxTransport(UcxTransport.with("posix,self"));
             reader.transports().add(readerUcx);
-            await(() -> bytes(reader, UcxTransport.PROTOCOL) > 0, "transfers taking ucx, the cheaper endpoint");
+            SwapLoad.await(() -> bytes(reader, UcxTransport.PROTOCOL) > 0, "transfers taking ucx, the cheaper endpoint");
             reader.transports().remove(readerTcp);
             readerTcp.close();
-            awaitProgress(ok, "work over ucx alone");
+            load.awaitProgress(30, "work over ucx alone");
 
             TcpTransport tcpAgain = new TcpTransport(TcpTransport.loopback(2, 64 << 10, 5000));
             long tcpBytes = bytes(reader, "tcp");
             reader.transports().add(tcpAgain);
             reader.transports().remove(readerUcx);
             readerUcx.close();
-            await(() -> bytes(reader, "tcp") > tcpBytes, "transfers back on tcp");
-            awaitProgress(ok, "work over tcp again");
-            running.set(false);
-            for (Thread t : workers) {
-                t.join();
-            }
+            SwapLoad.await(() -> bytes(reader, "tcp") > tcpBytes, "transfers back on tcp");
+            load.awaitProgress(30, "work over tcp again");
+            load.close();
 
-            assertEquals(List.of(), List.copyOf(wrong));
-            assertTrue(failedCleanly.get() <= 2L * WORKERS,
-                    failedCleanly.get() + " operations failed; only those in flight on a closed transport may");
+            assertEquals(List.of(), List.copyOf(load.wrong));
+            assertTrue(load.failedCleanly.get() <= 2L * WORKERS,
+                    load.failedCleanly.get() + " operations failed; only those in flight on a closed transport may");
             for (Map.Entry<String, byte[]> e : kept.entrySet()) {
                 assertArrayEquals(e.getValue(), reader.get(e.getKey()), e.getKey() + " after both swaps");
             }
@@ -141,21 +94,5 @@ class UcxSwapUnderLoadTest {
     private static long bytes(EmbeddedStoreClient c, String protocol) {
         return c.transports().transferStats().stream().filter(s -> s.protocol().equals(protocol))
                 .mapToLong(s -> s.bytesRead() + s.bytesWritten()).sum();
-    }
-
-    /** Waits until the workers complete 30 more operations. */
-    private static void awaitProgress(AtomicLong ok, String what) throws InterruptedException {
-        long target = ok.get() + 30;
-        await(() -> ok.get() >= target, what);
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting for " + what);
-            }
-            LockSupport.parkNanos(1_000_000); // polls the condition; no assertion depends on this pause
-        }
     }
 }
