@@ -3,16 +3,17 @@ package org.mooncake.osgi.transport.ucx;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
 
-/** A submitted batch: its requests, and {@link #moved} once the worker thread is done with every one. */
+/** A submitted batch: its requests, and {@link #moved} once every one is done with. */
 final class Batch {
     final List<Op> ops;
     final CompletableFuture<Void> moved = new CompletableFuture<>();
-    /** Requests the worker thread has not finished; only the worker thread counts. */
-    private int remaining;
+    /** Requests not finished yet. */
+    private final AtomicInteger remaining;
     final boolean confined;
 
     Batch(List<TransferRequest> requests, long deadline) {
@@ -23,13 +24,13 @@ final class Batch {
             ops.add(op);
             anyConfined |= op.confined;
         }
-        remaining = ops.size();
+        remaining = new AtomicInteger(ops.size());
         confined = anyConfined;
 
     }
 
     void opDone() {
-        if (--remaining == 0) {
+        if (remaining.decrementAndGet() == 0) {
             moved.complete(null);
         }
     }

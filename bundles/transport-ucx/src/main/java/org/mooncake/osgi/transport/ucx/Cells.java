@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** Native 8-byte cells that requests read a segment's control word into; worker thread only. */
+/** Native 8-byte cells that requests read a segment's control word into; under the worker's lock. */
 final class Cells {
     private static final int BLOCK = 4096;
     private final List<MemorySegment> blocks = new ArrayList<>();

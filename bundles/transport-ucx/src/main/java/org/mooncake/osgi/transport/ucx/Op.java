@@ -10,11 +10,13 @@ import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
 
 /**
- * One request of a batch. Prepared on the submitting thread: the memory UCX moves (the caller's
- * native memory itself, or a native copy of heap memory, which UCX cannot be handed across the
- * garbage collector's moves), and for a WRITE its checksum, computed before the transfer or beside
- * it. Driven on the worker thread ({@link Transfers}); finished by {@link #finish} (copy back
- * into heap memory, READ checksums) off the worker thread.
+ * One request of a batch. Run as a plain copy where the segment is mapped here ({@link
+ * Transfers#copyHere}), or else {@link #prepare prepared} on the submitting thread: the memory UCX
+ * moves (the caller's native memory itself, or a native copy of heap memory, which UCX cannot be
+ * handed across the garbage collector's moves), and for a WRITE its checksum, computed before the
+ * transfer or beside it. Driven under the worker's lock ({@link Transfers}); finished by {@link
+ * #finish} (copy back into heap memory, READ checksums) on the submitter's thread, or off the
+ * worker thread.
  */
 final class Op {
     /** Never started: asks whether memory may be used off the caller's thread. */
@@ -23,16 +25,16 @@ final class Op {
     final TransferRequest request;
     final Batch batch;
     final long deadline;
-    /** What UCX reads from or writes into. */
-    final MemorySegment buffer;
-    final boolean bounced;
     /** The caller's memory belongs to its thread's confined arena: the caller waits and finishes. */
     final boolean confined;
+    /** What UCX reads from or writes into; set by {@link #prepare}. */
+    MemorySegment buffer;
+    private boolean bounced;
     private long checksum;
     private long[] chunkChecksums;
     private CompletableFuture<?> aside;
 
-    // worker-thread state
+    // state guarded by the worker's lock
     Peers.Peer peer;
     UcxAddress target;
     final MemorySegment[] requests = new MemorySegment[3];
@@ -40,20 +42,27 @@ final class Op {
     int cell = -1;
     /** Set once moved: failed, or null when all bytes moved and the segment was still served. */
     TransferStatus failed;
+    /** Moved by a plain copy through this process's mapping, with its checksums: the status. */
+    TransferStatus copied;
 
     Op(TransferRequest r, Batch batch, long deadline) {
         this.request = r;
         this.batch = batch;
         this.deadline = deadline;
         MemorySegment local = r.local();
+        confined = local.isNative() && !local.isAccessibleBy(OTHER_THREAD);
+    }
+
+    /** For UCX to move it; on the submitting thread, without the worker's lock. */
+    void prepare() {
+        TransferRequest r = request;
+        MemorySegment local = r.local();
         long len = local.byteSize();
         if (local.isNative()) {
-            confined = !local.isAccessibleBy(OTHER_THREAD);
             // the worker thread may not touch a confined segment; the caller keeps it alive by waiting
             buffer = confined ? MemorySegment.ofAddress(local.address()).reinterpret(len) : local;
             bounced = false;
         } else {
-            confined = false;
             bounced = true;
             buffer = Arena.ofAuto().allocate(Math.max(1, len), 64).asSlice(0, len);
             if (r.op() == TransferOp.WRITE) {
@@ -81,6 +90,9 @@ final class Op {
     TransferStatus finish() {
         if (failed != null) {
             return failed;
+        }
+        if (copied != null) {
+            return copied;
         }
         TransferRequest r = request;
         long len = r.length();

@@ -24,7 +24,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The requester side, on the worker thread: one endpoint per peer worker, created on first use
+ * The requester side, under the worker's lock: one endpoint per peer worker, created on first use
+ * (on the worker thread only)
  * with error handling PEER (a vanished peer fails requests instead of hanging them), and the
  * remote keys unpacked once per segment address. A peer that failed a request is dropped (its
  * endpoint closed with force); the next request reconnects.
@@ -55,8 +56,12 @@ final class Peers {
     /** Peer → the UCX transports its endpoint's lanes use, for {@link UcxTransport#negotiated}. */
     final ConcurrentMap<String, List<String>> negotiated = new ConcurrentHashMap<>();
 
-    /** The remote keys of one segment address: its memory and its control word. */
-    record Rkeys(MemorySegment data, MemorySegment control) {
+    /**
+     * The remote keys of one segment address: its memory and its control word; and where the keys
+     * attached shared memory (posix, memory UCX allocated), that memory and that word as mapped in
+     * this process ({@code ucp_rkey_ptr}), else null. The mapping lives as long as the keys.
+     */
+    record Rkeys(MemorySegment data, MemorySegment control, MemorySegment memory, MemorySegment word) {
     }
 
     /** One peer worker and our endpoint to it. */
@@ -80,6 +85,12 @@ final class Peers {
     Peers(Worker w, UcxMetrics metrics) {
         this.w = w;
         this.metrics = metrics;
+    }
+
+    /** The peer's endpoint if it exists and has the keys of the segment at {@code address}; else null (no ucp call). */
+    Peer cached(UcxAddress a, String address) {
+        Peer p = byWorker.get(a.workerKey());
+        return p != null && p.rkeys.containsKey(address) ? p : null;
     }
 
     Peer connect(UcxAddress a) {
@@ -184,10 +195,25 @@ final class Peers {
                 Ucx.rkeyDestroy(data);
                 throw e;
             }
-            k = new Rkeys(data, control);
+            k = mapped(data, control, a);
             p.rkeys.put(address, k);
         }
         return k;
+    }
+
+    /**
+     * The keys, with the segment and its control word as mapped here where both keys attached
+     * shared memory. A pointer equal to the remote address would be a key of this process's own
+     * memory (self), valid only for the process that packed it: not used.
+     */
+    private static Rkeys mapped(MemorySegment data, MemorySegment control, UcxAddress a) {
+        long memory = Ucx.rkeyPtr(data, a.base());
+        long word = Ucx.rkeyPtr(control, a.control());
+        if (memory == 0 || word == 0 || memory == a.base() || word == a.control()) {
+            return new Rkeys(data, control, null, null);
+        }
+        return new Rkeys(data, control, MemorySegment.ofAddress(memory).reinterpret(a.size()),
+                MemorySegment.ofAddress(word).reinterpret(8));
     }
 
     private static MemorySegment unpack(Peer p, byte[] packed, String what) {

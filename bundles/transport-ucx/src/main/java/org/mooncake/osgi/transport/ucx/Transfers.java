@@ -2,24 +2,32 @@ package org.mooncake.osgi.transport.ucx;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import org.mooncake.osgi.store.memory.MemoryCopy;
 import org.mooncake.osgi.store.spi.transport.TransferOp;
 import org.mooncake.osgi.store.spi.transport.TransferRequest;
 import org.mooncake.osgi.store.spi.transport.TransferStatus;
 
 /**
- * The requests in flight, on the worker thread. Each is issued without callbacks: {@code
- * ucp_get_nbx} / {@code ucp_put_nbx} with a zeroed request parameter return NULL (done at once), an
- * error, or a request that is polled with {@code ucp_request_check_status} after every round of
- * progress. A request issues, in order: the data get/put, a fence, a get of the segment's control
- * word, and for a WRITE an endpoint flush (so a reported write is visible at the target). It
- * succeeds only if all of them did and the word still holds the segment's token. Past its deadline
- * it is cancelled and fails, and its endpoint is closed so the next request reconnects.
+ * The requests in flight; every method runs holding the worker's lock ({@link Worker#lockOpen}).
+ * Where the segment is shared memory UCX allocated and mapped here for its keys, a request is a
+ * plain copy through that mapping on the submitter's thread ({@link #copyHere}): the memcpy UCX's
+ * posix transport would make, with the checksum in the same pass, then the segment's control word
+ * read through its mapping. Every other request goes to UCX on the worker thread ({@link #issue}),
+ * without callbacks: {@code ucp_get_nbx} / {@code ucp_put_nbx} with a zeroed request parameter
+ * return NULL (done at once), an error, or a request that is polled with {@code
+ * ucp_request_check_status} after every round of progress. Such a request issues, in order: the
+ * data get/put, a fence, a get of the segment's control word, and for a WRITE an endpoint flush (so
+ * a reported write is visible at the target). It succeeds only if all of them did and the word
+ * still holds the segment's token. Past its deadline it is cancelled and fails, and its endpoint
+ * is closed so the next request reconnects.
  */
 final class Transfers {
     private final Worker w;
@@ -42,8 +50,71 @@ final class Transfers {
         this.timeoutMs = timeoutMs;
     }
 
-    void issue(Batch b) {
+    /**
+     * On the submitter's thread: runs the requests whose segment is mapped here (shared memory UCX
+     * allocated, keys unpacked before) as plain copies, each with its checksums in the same pass
+     * ({@link MemoryCopy}), then reads the control word through the same mapping; returns the
+     * others, for {@link Op#prepare} and {@link #issue} on the worker thread. No ucp request is
+     * issued here: only the worker thread issues and progresses (UCX 1.13 aborts the process when
+     * a send meets an endpoint whose failure it has not processed yet, which another thread's
+     * progress may be about to do).
+     */
+    List<Op> copyHere(Batch b) {
+        List<Op> rest = null;
         for (Op op : b.ops) {
+            if (!copy(op)) {
+                if (rest == null) {
+                    rest = new ArrayList<>(b.ops.size());
+                }
+                rest.add(op);
+            }
+        }
+        return rest == null ? List.of() : rest;
+    }
+
+    /** False (nothing done) unless the op's segment is mapped here. */
+    private boolean copy(Op op) {
+        TransferRequest r = op.request;
+        String address = r.remote().address();
+        if (peers.gone(address)) {
+            return false; // start() fails it
+        }
+        UcxAddress t;
+        try {
+            t = decode.apply(address);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        Peers.Peer p = peers.cached(t, address);
+        Peers.Rkeys k = p == null ? null : p.rkeys.get(address);
+        if (k == null || k.memory() == null) {
+            return false;
+        }
+        op.target = t;
+        op.peer = p;
+        TransferStatus s = MemoryCopy.run(r, k.memory()); // range, overlap and a closed arena fail it
+        if (!s.completed()) {
+            op.failed = s;
+            op.batch.opDone();
+            return true;
+        }
+        VarHandle.fullFence(); // the control word is read after the data moved (and a write is visible)
+        UcxMetrics.Path path = metrics.path(p.dataPath);
+        if (k.word().get(ValueLayout.JAVA_LONG, 0) != t.token()) {
+            path.errors.incrementAndGet();
+            fail(op, "segment " + r.remote().segmentName() + " is withdrawn (" + p.label + ")");
+            peers.forget(p, address);
+            return true;
+        }
+        (r.op() == TransferOp.READ ? path.bytesRead : path.bytesWritten).addAndGet(r.length());
+        op.copied = s;
+        op.batch.opDone();
+        return true;
+    }
+
+    /** On the worker thread, with the ops {@link Op#prepare prepared}: the requests go to UCX. */
+    void issue(List<Op> ops) {
+        for (Op op : ops) {
             start(op);
         }
     }
@@ -95,6 +166,8 @@ final class Transfers {
             complete(op);
         }
     }
+
+
 
     /** Keeps a request UCX returned; false if it failed at once. */
     private static boolean track(Op op, MemorySegment s) {

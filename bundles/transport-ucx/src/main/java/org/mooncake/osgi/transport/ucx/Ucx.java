@@ -127,6 +127,8 @@ public final class Ucx {
     static final long PARAM_FIELD_FEATURES = 1L << 0;
     static final long WORKER_PARAM_FIELD_THREAD_MODE = 1L << 0;
     static final int THREAD_MODE_SINGLE = 0;
+    /** Several threads, one at a time (the caller serializes: {@link Worker#lock}). */
+    static final int THREAD_MODE_SERIALIZED = 1;
     static final long EP_PARAM_FIELD_REMOTE_ADDRESS = 1L << 0;
     static final long EP_PARAM_FIELD_ERR_HANDLING_MODE = 1L << 1;
     static final int ERR_HANDLING_MODE_PEER = 1;
@@ -178,6 +180,7 @@ public final class Ucx {
         static final MethodHandle RKEY_BUFFER_RELEASE = ucp("ucp_rkey_buffer_release", null, ADDRESS);
         static final MethodHandle RKEY_UNPACK = ucp("ucp_ep_rkey_unpack", JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS);
         static final MethodHandle RKEY_DESTROY = ucp("ucp_rkey_destroy", null, ADDRESS);
+        static final MethodHandle RKEY_PTR = ucp("ucp_rkey_ptr", JAVA_BYTE, ADDRESS, JAVA_LONG, ADDRESS);
         static final MethodHandle PUT = ucp("ucp_put_nbx", ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS);
         static final MethodHandle GET = ucp("ucp_get_nbx", ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS);
         static final MethodHandle CHECK_STATUS = ucp("ucp_request_check_status", JAVA_BYTE, ADDRESS);
@@ -403,6 +406,20 @@ public final class Ucx {
     static byte rkeyUnpack(MemorySegment ep, MemorySegment packed, MemorySegment rkeyOut) {
         try {
             return (byte) Api.RKEY_UNPACK.invokeExact(ep, packed, rkeyOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * ucp_rkey_ptr: where remote address {@code raddr} of {@code rkey} is mapped in this process
+     * (shared memory the key attached), or 0 where it is not (a key of registered memory, tcp).
+     */
+    static long rkeyPtr(MemorySegment rkey, long raddr) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            byte st = (byte) Api.RKEY_PTR.invokeExact(rkey, raddr, out);
+            return st == OK ? out.get(ADDRESS, 0).address() : 0;
         } catch (Throwable t) {
             throw rethrow(t);
         }

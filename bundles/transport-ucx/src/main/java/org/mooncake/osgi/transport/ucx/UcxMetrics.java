@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.mooncake.osgi.store.spi.metrics.Metric;
 
-/** Counters per UCX transport path ("posix/memory", "tcp/lo"): written on the worker thread, read by scrapes. */
+/** Counters per UCX transport path ("posix/memory", "tcp/lo"): written under the worker's lock (atomics), read by scrapes. */
 final class UcxMetrics {
     /** The figures of one path. */
     static final class Path {

@@ -15,15 +15,20 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One UCP context and worker, and the one thread that ever touches them (so the worker runs in
- * UCS_THREAD_MODE_SINGLE, without UCX's locks): it creates both, runs every ucp call other threads
- * hand it ({@link #call}, {@link #execute}), progresses the worker, and sleeps in {@code poll()}
- * on the worker's event fd once {@code ucp_worker_arm} says nothing is left to do. Other threads
- * wake it with {@code ucp_worker_signal}, the one call UCX allows from any thread; incoming
- * traffic wakes it through the same fd, which is what lets a process that only owns segments serve
- * software RMA (the target's worker makes the copy).
+ * One UCP context and worker, and the thread that drives them. The worker runs in
+ * UCS_THREAD_MODE_SERIALIZED: every ucp call on it, and all the Java state beside it ({@link
+ * Transfers}, {@link Peers}, {@link Cells}, {@link Exposures}), is made holding {@link #lock}. The
+ * worker thread creates both, runs what other threads hand it ({@link #call}, {@link #execute}),
+ * issues and progresses every ucp request, and sleeps in {@code poll()} on the worker's event fd
+ * once {@code ucp_worker_arm} says nothing is left to do, without the lock. Submitters take the
+ * lock only to copy through shared memory UCX mapped for a segment's keys (which the lock keeps
+ * mapped; {@link Transfers#copyHere}), and to drop the keys of a segment found withdrawn. Other
+ * threads wake it with {@code ucp_worker_signal}, the one call UCX allows without the lock;
+ * incoming traffic wakes it through the same fd, which is what lets a process that only owns
+ * segments serve software RMA (the target's worker makes the copy).
  */
 final class Worker {
     /** Spinning this long before sleeping keeps a reply that is about to arrive from paying a wake-up. */
@@ -33,6 +38,8 @@ final class Worker {
     private static final int IDLE_POLL_MS = 1000;
     private static final AtomicInteger THREADS = new AtomicInteger();
     private static final long STACK = 16L << 20;
+    /** A submitter spins this long for the lock before it queues for it. */
+    private static final long LOCK_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
     /** What the worker thread runs besides ucp progress: the transfers and owned segments. */
     interface Loop {
@@ -63,6 +70,10 @@ final class Worker {
     /** Guarded by {@link #lifecycle}: set once the thread takes no more tasks. */
     private boolean stopped;
     private volatile boolean stopping;
+    /** Held for every ucp call on the worker and every access to the state beside it. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Guarded by {@link #lock}: the worker exists and takes requests from submitters. */
+    private boolean open;
 
     /** The UCP context; outlives the worker while memory it allocated is still in use (see {@link Context}). */
     Context context;
@@ -97,6 +108,36 @@ final class Worker {
 
     boolean onWorkerThread() {
         return Thread.currentThread() == thread;
+    }
+
+    /**
+     * Takes {@link #lock} on the calling thread (spinning briefly first: the worker thread holds it
+     * only for rounds of progress); false, without it, when the worker is closed.
+     */
+    boolean lockOpen() {
+        if (!lock.tryLock()) {
+            long until = System.nanoTime() + LOCK_SPIN_NANOS;
+            boolean locked = false;
+            while (System.nanoTime() - until < 0) {
+                Thread.onSpinWait();
+                if (lock.tryLock()) {
+                    locked = true;
+                    break;
+                }
+            }
+            if (!locked) {
+                lock.lock();
+            }
+        }
+        if (!open) {
+            lock.unlock();
+            return false;
+        }
+        return true;
+    }
+
+    void unlock() {
+        lock.unlock();
     }
 
     /** Runs {@code task} on the worker thread, later; false when the worker has stopped. */
@@ -176,9 +217,11 @@ final class Worker {
     }
 
     private void run() {
+        lock.lock();
         try {
             open();
             loop.opened(this);
+            open = true;
             ready.complete(null);
         } catch (Throwable t) {
             closeWorker();
@@ -190,41 +233,53 @@ final class Worker {
             }
             ready.completeExceptionally(t);
             return;
+        } finally {
+            lock.unlock();
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollfd = Libc.pollIn(Ucx.eventFd(worker), arena);
             long idleSince = 0;
             while (true) {
-                signalled.set(false);
-                runTasks();
-                if (stopping) {
-                    break;
-                }
-                boolean progressed = false;
-                while (Ucx.progress(worker) != 0) {
-                    progressed = true;
-                }
-                long now = System.nanoTime();
-                runDue(now);
-                boolean outstanding = loop.poll(now);
-                if (progressed || !tasks.isEmpty()) {
-                    idleSince = 0;
-                    continue;
-                }
-                if (outstanding) {
-                    if (idleSince == 0) {
-                        idleSince = now;
+                int sleep; // < 0: spin
+                lock.lock();
+                try {
+                    signalled.set(false);
+                    runTasks();
+                    if (stopping) {
+                        break;
                     }
-                    if (now - idleSince < SPIN_NANOS) {
-                        Thread.onSpinWait();
+                    boolean progressed = false;
+                    while (Ucx.progress(worker) != 0) {
+                        progressed = true;
+                    }
+                    long now = System.nanoTime();
+                    runDue(now);
+                    boolean outstanding = loop.poll(now);
+                    if (progressed || !tasks.isEmpty()) {
+                        idleSince = 0;
                         continue;
                     }
+                    if (outstanding && idleSince == 0) {
+                        idleSince = now;
+                    }
+                    if (outstanding && now - idleSince < SPIN_NANOS) {
+                        sleep = -1;
+                    } else {
+                        idleSince = 0;
+                        if (Ucx.arm(worker) == Ucx.ERR_BUSY || !tasks.isEmpty()) {
+                            continue; // events arrived (or a task came in) while arming: not a time to sleep
+                        }
+                        sleep = sleepMs(now, outstanding);
+                    }
+                } finally {
+                    lock.unlock();
                 }
-                idleSince = 0;
-                if (Ucx.arm(worker) == Ucx.ERR_BUSY || !tasks.isEmpty()) {
-                    continue; // events arrived (or a task came in) while arming: not a time to sleep
+                // without the lock: submitters copy meanwhile
+                if (sleep < 0) {
+                    Thread.onSpinWait();
+                } else {
+                    Libc.poll(pollfd, sleep);
                 }
-                Libc.poll(pollfd, sleepMs(now, outstanding));
             }
         } finally {
             shutdown();
@@ -250,18 +305,24 @@ final class Worker {
     }
 
     private void shutdown() {
-        synchronized (lifecycle) {
-            stopped = true; // from here on, execute() refuses: the last tasks run now
-        }
-        runTasks();
-        for (Delayed d; (d = delayed.poll()) != null;) {
-            d.task.run(); // delayed for peers' sake: with the worker going, nobody can reach the memory
-        }
+        lock.lock();
         try {
-            loop.closing();
+            open = false; // from here on, submitters do not issue
+            synchronized (lifecycle) {
+                stopped = true; // and execute() refuses: the last tasks run now
+            }
+            runTasks();
+            for (Delayed d; (d = delayed.poll()) != null;) {
+                d.task.run(); // delayed for peers' sake: with the worker going, nobody can reach the memory
+            }
+            try {
+                loop.closing();
+            } finally {
+                closeWorker();
+                context.release();
+            }
         } finally {
-            closeWorker();
-            context.release();
+            lock.unlock();
         }
     }
 
@@ -315,7 +376,7 @@ final class Worker {
             }
             MemorySegment wp = a.allocate(Ucx.WORKER_PARAMS_SIZE);
             wp.set(JAVA_LONG, 0, Ucx.WORKER_PARAM_FIELD_THREAD_MODE);
-            wp.set(JAVA_INT, 8, Ucx.THREAD_MODE_SINGLE);
+            wp.set(JAVA_INT, 8, Ucx.THREAD_MODE_SERIALIZED);
             MemorySegment workerOut = a.allocate(ADDRESS);
             Ucx.check(Ucx.workerCreate(ctx, wp, workerOut), "ucp_worker_create");
             synchronized (lifecycle) {
