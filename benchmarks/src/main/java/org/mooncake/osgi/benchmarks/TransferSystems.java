@@ -205,8 +205,8 @@ final class TransferSystems {
     /**
      * redis-benchmark's {@code --csv} rows as results, columns found by the header's names
      * ({@code "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms",
-     * "p99_latency_ms","max_latency_ms"} in Redis 7). Until session 13 they were read by position,
-     * one off: the figures shown as Redis's p50 and p99 were its p95 and maximum.
+     * "p99_latency_ms","max_latency_ms"} in Redis 7), not by position: read by position, one off,
+     * the figures shown as Redis's p50 and p99 were its p95 and maximum.
      */
     static List<Result> redisResults(String csv, long size, int n) {
         List<Result> out = new ArrayList<>();

@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -98,6 +99,7 @@ class ConcurrentSubmitTest {
             UcxTransport peer = new UcxTransport(UcxTransport.with(tls));
             AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger completed = new AtomicInteger();
+            AtomicInteger refused = new AtomicInteger();
             List<Future<String>> results = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
                 int thread = t;
@@ -112,6 +114,8 @@ class ConcurrentSubmitTest {
                                 completed.incrementAndGet();
                             } else if (!s.error().contains("closed")) {
                                 return "thread " + thread + ": " + s.error();
+                            } else {
+                                refused.incrementAndGet();
                             }
                         }
                         return "ok";
@@ -121,10 +125,14 @@ class ConcurrentSubmitTest {
             }
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             while (completed.get() < 200 && System.nanoTime() - until < 0) {
-                Thread.sleep(5);
+                LockSupport.parkNanos(1_000_000);
             }
             peer.close();
-            Thread.sleep(20);
+            int before = refused.get();
+            long refusing = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (refused.get() < before + THREADS && System.nanoTime() - refusing < 0) { // submitting into the closed one
+                LockSupport.parkNanos(1_000_000);
+            }
             stop.set(true);
             for (Future<String> r : results) {
                 assertEquals("ok", r.get(60, TimeUnit.SECONDS));

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.Random;
 
 import org.junit.jupiter.api.AfterEach;
@@ -212,7 +214,12 @@ class UcxTransportTest {
         try (Arena segment = Arena.ofShared()) {
             ep = owner.expose("f", owner.allocateSegment("f", 1 << 20, segment));
         }
-        Thread.sleep(400); // past the grace period of one request timeout: the owner unmapped it
+        UcxAddress freed = UcxAddress.decode(ep.address());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (SharedMemoryKeys.missing(freed.rkey(), freed.base()) == null) { // the grace period of one request timeout
+            assertTrue(System.nanoTime() < deadline, "the owner never unmapped the segment it freed");
+            LockSupport.parkNanos(1_000_000);
+        }
         peer = new UcxTransport(UcxTransport.with(tls, 2_000, true));
         TransferStatus first = one(new TransferRequest(TransferOp.READ, arena.allocate(4096), ep, 0));
         assertFalse(first.completed());
