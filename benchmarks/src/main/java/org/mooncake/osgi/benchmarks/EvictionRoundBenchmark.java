@@ -50,7 +50,8 @@ public class EvictionRoundBenchmark {
      * Above 0, the round must also make room for a put of this fraction of capacity that found no
      * contiguous space (see the master's {@code RoomMaker}): the fill ends with such puts until
      * one fails, so the measured round runs its passes, then evicts one contiguous range. 0.01 is
-     * one seed KV object (206 MB) in a 20 GB store; 0.125 the stress case of session 10's probe.
+     * one seed KV object (206 MB) in a 20 GB store; 0.125 a stress case: an
+     * eighth of the store cleared as one range.
      */
     @Param({"0"})
     public double room;

@@ -25,8 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-// 10 s of warm-up: on 2 cores the C2 compiles of the put path took 3-7 s in session 21, during
-// which a put cycle ran at 0.15-0.3 ops/us instead of 1.0-1.4 (2 s of warm-up measured that)
+// 10 s of warm-up: on 2 cores the C2 compiles of the put path take 3-7 s (commit 872be8e),
+// during which a put cycle runs at 0.15-0.3 ops/us instead of 1.0-1.4 (2 s of warm-up measured
+// that)
 @Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow"})

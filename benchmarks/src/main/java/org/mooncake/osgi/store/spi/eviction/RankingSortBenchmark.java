@@ -42,7 +42,8 @@ public class RankingSortBenchmark {
     /**
      * Left empty, so this measures the sort alone. In a round the sort also places real views,
      * and each store into this interface-typed array checks the view's class, a header read that
-     * misses cache there: 4–7 ms of the round's sort (docs/benchmarks.md, session 14).
+     * misses cache there: 4–7 ms of the round's sort (docs/benchmarks.md,
+     * 'One eviction round').
      */
     private final CandidateView[] scanned = new CandidateView[CANDIDATES];
     private final CandidateView[] ordered = new CandidateView[CANDIDATES];

@@ -10,7 +10,7 @@ import java.util.Arrays;
  * when they rise with age ({@code RankingSortBenchmark}, which places no views). Rankings with
  * more than {@value #MAX_DISTINCT} distinct scores (a continuous age, say) take the key sort. Both
  * give the same order. In a round, placing the views costs more than sorting: see
- * docs/benchmarks.md, session 14.
+ * docs/benchmarks.md, 'One eviction round'.
  */
 final class ScoreRanks {
     static final int MAX_DISTINCT = 1024;

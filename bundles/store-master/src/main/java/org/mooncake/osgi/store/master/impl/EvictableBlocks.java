@@ -22,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * over one chunk). A put or remove never waits for it: if the lock is taken, its change is queued
  * ({@link #deferred}), and whoever holds the lock next applies the queue, in order, before
  * anything else. Puts that waited on a monitor here stalled for up to 46 ms when the evictor's
- * thread, holding it, lost its core (`EvictionStallProbe`, session 19).
+ * thread, holding it, lost its core (`EvictionStallProbe`; docs/benchmarks.md, 'Gets and puts
+ * beside a round').
  */
 final class EvictableBlocks {
     static final int CHUNK = 128;
