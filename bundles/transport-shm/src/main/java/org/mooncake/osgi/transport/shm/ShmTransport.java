@@ -16,6 +16,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
+import org.mooncake.osgi.store.memory.HostIdentity;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.memory.Checksums;
 import org.mooncake.osgi.store.memory.MemoryCopy;

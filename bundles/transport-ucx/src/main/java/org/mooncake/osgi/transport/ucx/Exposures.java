@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import org.mooncake.osgi.store.memory.HostIdentity;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 
 /**

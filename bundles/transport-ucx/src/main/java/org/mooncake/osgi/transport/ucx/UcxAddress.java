@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
+import org.mooncake.osgi.store.memory.HostIdentity;
+
 /**
  * What a peer needs to reach one exposed segment, carried in its endpoint's address so that the
  * master is the only directory: the owner's host identity and UCP worker address, the segment's

@@ -224,23 +224,7 @@ class DeviceMemoryClientTest {
      */
     @Test
     void aWriteCorruptedInFlightIsCaughtByTheChecksumOfTheStagingCopy() {
-        LocalTransport inner = new LocalTransport();
-        Transport flipping = new Transport() {
-            @Override
-            public String protocol() {
-                return inner.protocol();
-            }
-
-            @Override
-            public SegmentEndpoint expose(String name, MemorySegment memory) {
-                return inner.expose(name, memory);
-            }
-
-            @Override
-            public void withdraw(String name) {
-                inner.withdraw(name);
-            }
-
+        Transport flipping = new HookedTransport() {
             @Override
             public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
                 List<TransferRequest> sent = new ArrayList<>();

@@ -56,31 +56,6 @@ class EmbeddedStoreClientTest {
         assertEquals(expected, e.errorCode(), e.getMessage());
     }
 
-    /** The in-process transport with a hook that may tamper with each request. */
-    private static class HookedTransport implements Transport {
-        final LocalTransport inner = new LocalTransport();
-
-        @Override
-        public String protocol() {
-            return inner.protocol();
-        }
-
-        @Override
-        public SegmentEndpoint expose(String name, MemorySegment memory) {
-            return inner.expose(name, memory);
-        }
-
-        @Override
-        public void withdraw(String name) {
-            inner.withdraw(name);
-        }
-
-        @Override
-        public CompletionStage<List<TransferStatus>> submit(List<TransferRequest> batch) {
-            return inner.submit(batch);
-        }
-    }
-
     /**
      * A large put asks the transport for its checksum only where the transport computes it in the
      * same pass as its copy; elsewhere the client checksums on another thread. The object reads

@@ -1,16 +1,26 @@
-package org.mooncake.osgi.transport.shm;
+package org.mooncake.osgi.store.memory;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Which host (and boot) this is: processes share /dev/shm only if they agree on it. */
-final class HostIdentity {
+/**
+ * Which host (and boot) this is: processes can share memory only if they agree on it. Transports
+ * that reach segments through shared memory (shm, ucx) put it in their endpoints and compare it.
+ * Machine id, boot id and host name; never contains {@code '|'}, so it can lead an address.
+ */
+public final class HostIdentity {
+    private static final String ID = compute();
+
     private HostIdentity() {
     }
 
-    static String get() {
+    public static String get() {
+        return ID;
+    }
+
+    private static String compute() {
         StringBuilder id = new StringBuilder();
         for (String f : new String[] {"/etc/machine-id", "/proc/sys/kernel/random/boot_id"}) {
             try {
