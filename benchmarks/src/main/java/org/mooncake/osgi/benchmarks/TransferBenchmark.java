@@ -29,7 +29,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
  * the rounds' ratios). What is measured is a registry of named systems ({@link TransferSystems});
  * {@code --systems} picks some, {@code --sizes} the object sizes.
  *
- * <p>Writes a table to stdout, progress to stderr, JSON and PNG charts to the output folder. A
+ * <p>Writes a table to stdout, progress to stderr ({@link Progress}: a bar with the time left on a
+ * terminal, lines otherwise), JSON and PNG charts to the output folder. A
  * system that cannot run here (a program not installed) is reported "not run" with the reason;
  * one that fails (a peer that never answers, within its time limit) is reported "failed" and the
  * program ends with status 1 after writing the results of the others.
@@ -73,6 +74,8 @@ public final class TransferBenchmark {
     private final long[] sizes;
     private final TransferSystem.Rig rig;
     private final Map<String, Object> machine = Machine.describe();
+    /** Set while {@link #run} runs: one step per measurement of a system at a size. */
+    private Progress progress;
 
     private TransferBenchmark(Path out, List<TransferSystem> systems, long[] sizes, TransferSystem.Rig rig) {
         this.out = out;
@@ -196,8 +199,8 @@ public final class TransferBenchmark {
         return out;
     }
 
-    private static void progress(String s) {
-        System.err.println("[bench transfer] " + s);
+    private void progress(String s) {
+        progress.note(s);
     }
 
     /**
@@ -208,12 +211,22 @@ public final class TransferBenchmark {
      * it found.
      */
     Report run(PrintStream report) throws Exception {
+        Map<String, String> notRun = new LinkedHashMap<>();
+        List<String> failures = new ArrayList<>();
+        try (Progress p = Progress.start("bench transfer", 0)) {
+            progress = p;
+            measureAll(notRun, failures);
+        } finally {
+            progress = null;
+        }
+        return report(report, notRun, failures); // after the bar's last line
+    }
+
+    private void measureAll(Map<String, String> notRun, List<String> failures) throws Exception {
         progress(Machine.line(machine));
         progress(String.format(Locale.ROOT, "systems %s; sizes %s; %d rounds, scale %s, warm-up %s s",
                 String.join(",", systemNames()), String.join(",", Arrays.stream(sizes).mapToObj(TransferBenchmark::shortLabel)
                         .toList()), rig.rounds(), rig.scale(), rig.warmUpSeconds()));
-        Map<String, String> notRun = new LinkedHashMap<>();
-        List<String> failures = new ArrayList<>();
         Map<TransferSystem, TransferSystem.Session> started = new LinkedHashMap<>();
         try {
             for (TransferSystem s : systems) {
@@ -232,6 +245,8 @@ public final class TransferBenchmark {
                     failed(failures, s.name() + ", start", e);
                 }
             }
+            long perRound = started.keySet().stream().mapToLong(s -> s.perSize() ? sizes.length : 1).sum();
+            progress.grow(perRound * rig.rounds());
             for (int round = 1; round <= rig.rounds(); round++) {
                 progress(String.format(Locale.ROOT, "round %d of %d", round, rig.rounds()));
                 rounds.add(new ArrayList<>());
@@ -257,7 +272,6 @@ public final class TransferBenchmark {
                 }
             }
         }
-        return report(report, notRun, failures);
     }
 
     private void measure(TransferSystem system, TransferSystem.Session session, long size, List<String> failures)
@@ -273,9 +287,10 @@ public final class TransferBenchmark {
             failed(failures, system.name() + ", " + (size == 0 ? "round " + rounds.size() : String.format(Locale.ROOT,
                     "%,d B, round %d", size, rounds.size())), e);
         }
+        progress.step(1);
     }
 
-    private static void failed(List<String> failures, String what, Exception e) {
+    private void failed(List<String> failures, String what, Exception e) {
         String line = what + ": " + (e.getMessage() != null ? e.getMessage() : e.toString());
         failures.add(line);
         progress("FAILED " + line);
@@ -367,7 +382,7 @@ public final class TransferBenchmark {
         json.put("rounds", rounds);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("transfer.json").toFile(), json);
         charts(medians);
-        progress("wrote " + out.resolve("transfer.json") + " and transfer-{put,get}.png");
+        System.err.println("[bench transfer] wrote " + out.resolve("transfer.json") + " and transfer-{put,get}.png");
         return new Report(List.copyOf(rounds), medians, goals, notRun, failures);
     }
 

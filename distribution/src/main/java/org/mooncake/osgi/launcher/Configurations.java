@@ -41,16 +41,25 @@ final class Configurations {
         }
     }
 
-    void set(String pid, Map<String, String> props) throws BundleException {
-        update(call(admin, CM, "getConfiguration", new Class<?>[] {String.class, String.class}, pid, "?"), props);
+    /**
+     * Sets the configuration {@code pid}, or for {@code factoryPid~name} (as a feature names one)
+     * the factory configuration {@code name} of {@code factoryPid}.
+     */
+    void set(String pid, Map<String, ?> props) throws BundleException {
+        int tilde = pid.indexOf('~');
+        if (tilde > 0) {
+            setFactory(pid.substring(0, tilde), pid.substring(tilde + 1), props);
+        } else {
+            update(call(admin, CM, "getConfiguration", new Class<?>[] {String.class, String.class}, pid, "?"), props);
+        }
     }
 
-    void setFactory(String factoryPid, String name, Map<String, String> props) throws BundleException {
+    void setFactory(String factoryPid, String name, Map<String, ?> props) throws BundleException {
         update(call(admin, CM, "getFactoryConfiguration", new Class<?>[] {String.class, String.class, String.class},
                 factoryPid, name, "?"), props);
     }
 
-    private static void update(Object configuration, Map<String, String> props) throws BundleException {
+    private static void update(Object configuration, Map<String, ?> props) throws BundleException {
         Dictionary<String, Object> d = new Hashtable<>(props);
         call(configuration, CONFIGURATION, "update", new Class<?>[] {Dictionary.class}, d);
     }

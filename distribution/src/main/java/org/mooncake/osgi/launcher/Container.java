@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.ServiceLoader;
-import java.util.Set;
 import java.util.function.Predicate;
 
 import org.osgi.framework.Bundle;
@@ -25,6 +24,7 @@ import org.osgi.framework.Constants;
 import org.osgi.framework.launch.Framework;
 import org.osgi.framework.launch.FrameworkFactory;
 import org.osgi.framework.wiring.BundleRevision;
+import org.osgi.service.feature.ID;
 
 /**
  * A Felix framework laid out under a home directory: bundles from {@code system/}, FileInstall
@@ -72,22 +72,25 @@ public final class Container {
     /**
      * Boots a profile as instance {@code instance}: its cache lives in {@code runtime/<instance>/},
      * so several processes can share one home. FileInstall watches {@code etc/} (the operator's
-     * configurations) and {@code deploy/} (bundles); the profile's own configuration goes straight
-     * to ConfigurationAdmin at every start. Framework properties: the launcher's defaults, then the
-     * features', the profile's and {@code extraProps}, each overriding the one before. Bundles start after
-     * ConfigurationAdmin in the features' start order ({@link StartOrder}).
+     * configurations) and {@code deploy/} (bundles); the configurations of the profile's features
+     * go straight to ConfigurationAdmin at every start. Framework properties: the launcher's
+     * defaults, then the profile's ({@link LaunchPlan}) and {@code extraProps}, each overriding the
+     * one before. Bundles start after ConfigurationAdmin in the features' start order ({@link StartOrder}).
      */
     public static Container start(Path home, String instance, Profile profile, Map<String, String> vars,
             Map<String, String> extraProps) throws IOException, BundleException {
+        return start(home, instance, profile.resolve(vars), extraProps);
+    }
+
+    /** Boots a profile already read with its variables ({@link Profile#resolve}), as {@link #start(Path, String, Profile, Map, Map)}. */
+    static Container start(Path home, String instance, LaunchPlan plan, Map<String, String> extraProps)
+            throws IOException, BundleException {
         Path etc = home.resolve("etc");
         Path deploy = home.resolve("deploy");
         Path own = home.resolve("runtime").resolve(instance);
         Files.createDirectories(etc);
         Files.createDirectories(deploy);
-        Map<String, Map<String, String>> config = profile.resolve(vars);
-        FeatureReader features = new FeatureReader(home.resolve("features"));
-        Map<String, String> asked = new HashMap<>(features.frameworkPropertiesOf(profile.features()));
-        asked.putAll(profile.resolveFramework(vars));
+        Map<String, String> asked = new HashMap<>(plan.frameworkProperties());
         asked.putAll(extraProps);
         OptionalInt httpPort = HttpEndpoint.requestedPort(asked);
         if (httpPort.isPresent()) {
@@ -109,15 +112,15 @@ public final class Container {
         }
         Container c = new Container(home, fw, lock);
         try {
-            Map<String, Bundle> bundles = c.install(features.bundlesOf(profile.features()));
+            Map<String, Bundle> bundles = c.install(plan.bundles().values());
             fw.start();
             // ConfigurationAdmin first, so that every component starts with its profile's settings
             startAll(bundles.values(), b -> CONFIG_ADMIN.equals(b.getSymbolicName()));
             Configurations cm = Configurations.await(fw.getBundleContext(), 30_000);
-            for (var pid : config.entrySet()) {
+            for (var pid : plan.configurations().entrySet()) {
                 cm.set(pid.getKey(), pid.getValue());
             }
-            for (List<String> group : StartOrder.groups(bundles.keySet(), features.startOrderOf(profile.features()))) {
+            for (List<String> group : StartOrder.groups(bundles.keySet(), plan.startOrder())) {
                 startAll(group.stream().map(bundles::get).toList(), b -> true);
             }
             c.httpEndpoints = List.copyOf(httpPort.isPresent()
@@ -153,16 +156,16 @@ public final class Container {
     }
 
     /** Installs the bundles, keyed by their ids, in the order given. */
-    private Map<String, Bundle> install(Set<String> bundleIds) throws IOException, BundleException {
+    private Map<String, Bundle> install(Collection<ID> bundleIds) throws IOException, BundleException {
         BundleContext ctx = framework.getBundleContext();
         Path system = home.resolve("system");
         Map<String, Bundle> installed = new LinkedHashMap<>();
-        for (String id : bundleIds) {
-            Path jar = Feature.bundlePath(system, id);
+        for (ID id : bundleIds) {
+            Path jar = SystemRepository.jar(system, id);
             if (!Files.isRegularFile(jar)) {
                 throw new IOException("bundle " + id + " is missing: " + jar);
             }
-            installed.put(id, ctx.installBundle(jar.toUri().toString()));
+            installed.put(id.toString(), ctx.installBundle(jar.toUri().toString()));
         }
         return installed;
     }

@@ -4,141 +4,72 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import java.util.ServiceLoader;
+import java.util.stream.Stream;
+
+import org.osgi.service.feature.FeatureService;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** Reads feature files and profiles (a profile names the features a process runs, in order). */
+/**
+ * The features of a distribution ({@code features/NAME.json}) and its profiles
+ * ({@code features/profiles/NAME.json}, see {@link Profile}), read with the OSGi Feature Service
+ * library (Apache Felix's, found through {@link ServiceLoader}: it runs outside OSGi).
+ */
 final class FeatureReader {
-    static final String START_ORDER = "start-order";
-    static final String FRAMEWORK_PROPERTIES = "framework-properties";
+    static final String PROFILES = "profiles";
 
-    private final ObjectMapper json = new ObjectMapper();
     private final Path featuresDir;
+    private final FeatureService service;
 
     FeatureReader(Path featuresDir) {
         this.featuresDir = featuresDir;
+        this.service = ServiceLoader.load(FeatureService.class, FeatureReader.class.getClassLoader()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no OSGi Feature Service implementation on the class path"));
     }
 
-    Feature read(String name) throws IOException {
-        Path file = featuresDir.resolve(name + ".json");
+    FeatureFile feature(String name) throws IOException {
+        return FeatureFile.load(featuresDir.resolve(name + ".json"), name, service);
+    }
+
+    /** The features there are (the names of {@code features/*.json}), sorted. */
+    List<String> featureNames() throws IOException {
+        return names(featuresDir);
+    }
+
+    /** The profiles there are (the names of {@code features/profiles/*.json}), sorted. */
+    List<String> profileNames() throws IOException {
+        return Files.isDirectory(featuresDir.resolve(PROFILES)) ? names(featuresDir.resolve(PROFILES)) : List.of();
+    }
+
+    Profile profile(String name) throws IOException {
+        Path file = featuresDir.resolve(PROFILES).resolve(name + ".json");
         if (!Files.isRegularFile(file)) {
-            throw new IOException("no feature " + name + " (" + file + ")");
+            throw new IOException("no profile " + name + " (" + file + "); known: " + String.join(", ", profileNames()));
         }
-        JsonNode root = json.readTree(file.toFile());
-        JsonNode bundles = root.path("bundles");
-        if (!root.hasNonNull("id") || !bundles.isArray()) {
-            throw new IOException(file + ": a feature needs an id and a bundles array");
+        FeatureFile own = FeatureFile.load(file, name, service);
+        JsonNode extension = own.extension(Profile.EXTENSION);
+        JsonNode names = extension.path("json").path("features");
+        if (!"json".equals(extension.path("type").asText()) || !names.isArray()) {
+            throw new IOException(file + ": a profile names its features in a \"" + Profile.EXTENSION
+                    + "\" extension: {\"kind\": \"mandatory\", \"type\": \"json\", \"json\": {\"features\": [\"runtime\", ...]}}");
         }
-        List<String> ids = new ArrayList<>();
-        Map<String, Integer> startOrder = new LinkedHashMap<>();
-        for (JsonNode b : bundles) {
-            String id = b.isTextual() ? b.asText() : b.path("id").asText(null);
-            if (id == null) {
-                throw new IOException(file + ": a bundle entry has no id");
+        List<FeatureFile> features = new ArrayList<>();
+        for (JsonNode feature : names) {
+            if (!feature.isTextual() || !Files.isRegularFile(featuresDir.resolve(feature.asText() + ".json"))) {
+                throw new IOException(file + ": profile " + name + " names feature " + feature + ", but there is no "
+                        + featuresDir.resolve(feature.asText() + ".json") + "; known: " + String.join(", ", featureNames()));
             }
-            ids.add(id);
-            if (b.has(START_ORDER)) {
-                startOrder.put(id, startOrder(file, id, b.get(START_ORDER)));
-            }
+            features.add(feature(feature.asText()));
         }
-        return new Feature(root.get("id").asText(), root.path("name").asText(name), ids, startOrder,
-                frameworkProperties(file, root.path("extensions").path(FRAMEWORK_PROPERTIES)));
+        return new Profile(name, own, List.copyOf(features));
     }
 
-    /** The {@code "framework-properties"} extension: {@code {"type": "json", "json": {name: value, ...}}}. */
-    private static Map<String, String> frameworkProperties(Path file, JsonNode extension) throws IOException {
-        if (extension.isMissingNode()) {
-            return Map.of();
+    private static List<String> names(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json"))
+                    .map(n -> n.substring(0, n.length() - ".json".length())).sorted().toList();
         }
-        JsonNode props = extension.path("json");
-        if (!"json".equals(extension.path("type").asText()) || !props.isObject()) {
-            throw new IOException(file + ": the " + FRAMEWORK_PROPERTIES
-                    + " extension needs \"type\": \"json\" and its properties as a \"json\" object");
-        }
-        return strings(props);
-    }
-
-    /** A start order is a whole number from 1 (as a JSON number or a string of one). */
-    private static int startOrder(Path file, String id, JsonNode value) throws IOException {
-        if (value.isInt() || value.isTextual()) {
-            try {
-                int order = Integer.parseInt(value.asText().trim());
-                if (order >= 1) {
-                    return order;
-                }
-            } catch (NumberFormatException e) {
-                // reported below, with the file and the bundle
-            }
-        }
-        throw new IOException(file + ": bundle " + id + " has " + START_ORDER + " " + value
-                + "; it must be a whole number from 1 (lower starts first)");
-    }
-
-    Profile profile(String profile) throws IOException {
-        JsonNode profiles = json.readTree(featuresDir.resolve("profiles.json").toFile());
-        JsonNode p = profiles.get(profile);
-        if (p == null || !p.path("features").isArray()) {
-            List<String> known = new ArrayList<>();
-            profiles.fieldNames().forEachRemaining(known::add);
-            throw new IOException("no profile " + profile + "; known: " + String.join(", ", known));
-        }
-        List<String> features = new ArrayList<>();
-        p.get("features").forEach(n -> features.add(n.asText()));
-        Map<String, Map<String, String>> config = new LinkedHashMap<>();
-        p.path("config").fields().forEachRemaining(pid -> config.put(pid.getKey(), strings(pid.getValue())));
-        return new Profile(profile, features, config, strings(p.path("framework")));
-    }
-
-    private static Map<String, String> strings(JsonNode object) {
-        Map<String, String> props = new LinkedHashMap<>();
-        object.fields().forEachRemaining(e -> props.put(e.getKey(), e.getValue().asText()));
-        return props;
-    }
-
-    /** The bundles of several features, first mention first, each once. */
-    Set<String> bundlesOf(List<String> featureNames) throws IOException {
-        Set<String> ids = new LinkedHashSet<>();
-        for (String f : featureNames) {
-            ids.addAll(read(f).bundles());
-        }
-        return ids;
-    }
-
-    /**
-     * The framework properties several features need. Two features that want different values for
-     * one property cannot both be served: that is an error naming both.
-     */
-    Map<String, String> frameworkPropertiesOf(List<String> featureNames) throws IOException {
-        Map<String, String> props = new LinkedHashMap<>();
-        Map<String, String> from = new LinkedHashMap<>();
-        for (String f : featureNames) {
-            for (var e : read(f).frameworkProperties().entrySet()) {
-                String was = props.putIfAbsent(e.getKey(), e.getValue());
-                if (was != null && !was.equals(e.getValue())) {
-                    throw new IOException("features " + from.get(e.getKey()) + " and " + f + " set framework property "
-                            + e.getKey() + " to '" + was + "' and '" + e.getValue() + "'");
-                }
-                from.putIfAbsent(e.getKey(), f);
-            }
-        }
-        return props;
-    }
-
-    /**
-     * The start order of the bundles of several features that have one. A bundle that two
-     * features order differently takes the earlier order: whoever needs it early gets it early.
-     */
-    Map<String, Integer> startOrderOf(List<String> featureNames) throws IOException {
-        Map<String, Integer> order = new LinkedHashMap<>();
-        for (String f : featureNames) {
-            read(f).startOrder().forEach((id, o) -> order.merge(id, o, Math::min));
-        }
-        return order;
     }
 }

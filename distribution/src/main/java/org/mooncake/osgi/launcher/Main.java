@@ -54,10 +54,12 @@ public final class Main {
         }
         Path home = Path.of(System.getProperty("mooncake.home", ".")).toAbsolutePath().normalize();
         Profile p;
+        LaunchPlan plan;
         try {
             p = new FeatureReader(home.resolve("features")).profile(profile);
-        } catch (java.io.IOException e) {
-            usage(e.getMessage());
+            plan = p.resolve(vars);
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            usage(e.getMessage()); // a feature file that does not read, or a variable unknown or missing
             return;
         }
         Map<String, String> props = new HashMap<>();
@@ -65,10 +67,10 @@ public final class Main {
             props.put("gosh.args", "--nointeractive");
         }
         String name = instance != null ? instance : profile;
-        System.out.println("mooncake: starting profile " + profile + " " + p.features() + " as " + name + " from " + home);
+        System.out.println("mooncake: starting profile " + profile + " " + p.featureNames() + " as " + name + " from " + home);
         Container c;
         try {
-            c = Container.start(home, name, p, vars, props);
+            c = Container.start(home, name, plan, props);
         } catch (Exception e) {
             System.err.println("mooncake: failed to start: " + e.getMessage());
             System.exit(1);

@@ -1,46 +1,45 @@
 package org.mooncake.osgi.launcher;
 
-import java.util.LinkedHashMap;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * What one process runs: its features, the configurations that make it that kind of process,
- * and the framework properties it needs before any bundle starts (those that bundles read only
- * from the framework, or read at start, such as Felix HTTP's port). Values may name variables,
- * {@code ${name}} or {@code ${name:default}}, set on the command line.
+ * What one process runs: a profile is a feature of its own ({@code features/profiles/NAME.json})
+ * holding the configurations, framework properties and variables that make a process that kind of
+ * process, and naming, in its {@value #EXTENSION} extension, the features it is composed of
+ * ({@code features/NAME.json}, in order). The Feature format has no inclusion, so composing is the
+ * launcher's part. A {@code --set name=value} fills the variable of that name in every feature of
+ * the profile that declares it; the others keep their defaults.
  */
-record Profile(String name, List<String> features, Map<String, Map<String, String>> config,
-        Map<String, String> framework) {
-    private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z0-9._-]+)(?::([^}]*))?}");
+record Profile(String name, FeatureFile own, List<FeatureFile> features) {
+    /** {@code {"kind": "mandatory", "type": "json", "json": {"features": ["runtime", ...]}}}. */
+    static final String EXTENSION = "mooncake-profile";
 
-    Profile(String name, List<String> features, Map<String, Map<String, String>> config) {
-        this(name, features, config, Map.of());
+    /** The names of the features it composes, in order. */
+    List<String> featureNames() {
+        return features.stream().map(FeatureFile::name).toList();
+    }
+
+    /** The names of the variables of all its features. */
+    Set<String> variables() {
+        Set<String> names = new TreeSet<>(own.variables().keySet());
+        features.forEach(f -> names.addAll(f.variables().keySet()));
+        return names;
     }
 
     /**
-     * The configurations with every variable replaced. A variable with no value and no default is
-     * an error, and so is a value for a variable the profile does not have (a misspelt
+     * Reads the profile's features with the given variables. A variable with no value and no
+     * default is an error, and so is a value for a variable the profile does not have (a misspelt
      * {@code --set} would otherwise start the process on a default without a word).
+     *
+     * @throws IllegalArgumentException for a variable given but unknown, or needed but not given
+     * @throws IOException for a feature the library refuses with these values, or features that disagree
      */
-    Map<String, Map<String, String>> resolve(Map<String, String> vars) {
-        checkKnown(vars);
-        Map<String, Map<String, String>> out = new LinkedHashMap<>();
-        config.forEach((pid, props) -> out.put(pid, substituteAll(props, vars)));
-        return out;
-    }
-
-    /** The framework properties with every variable replaced, checked as {@link #resolve} checks. */
-    Map<String, String> resolveFramework(Map<String, String> vars) {
-        checkKnown(vars);
-        return substituteAll(framework, vars);
-    }
-
-    private void checkKnown(Map<String, String> vars) {
+    LaunchPlan resolve(Map<String, String> vars) throws IOException {
         Set<String> known = variables();
         for (String given : vars.keySet()) {
             if (!known.contains(given)) {
@@ -49,40 +48,25 @@ record Profile(String name, List<String> features, Map<String, Map<String, Strin
                         + "); any setting can also go in etc/<pid>.cfg");
             }
         }
-    }
-
-    /** The names of the variables the profile's configurations and framework properties use. */
-    Set<String> variables() {
-        Set<String> names = new TreeSet<>();
-        config.values().forEach(props -> props.values().forEach(v -> collect(v, names)));
-        framework.values().forEach(v -> collect(v, names));
-        return names;
-    }
-
-    private static void collect(String value, Set<String> names) {
-        Matcher m = VARIABLE.matcher(value);
-        while (m.find()) {
-            names.add(m.group(1));
-        }
-    }
-
-    private Map<String, String> substituteAll(Map<String, String> props, Map<String, String> vars) {
-        Map<String, String> resolved = new LinkedHashMap<>();
-        props.forEach((k, v) -> resolved.put(k, substitute(v, vars)));
-        return resolved;
-    }
-
-    private String substitute(String value, Map<String, String> vars) {
-        Matcher m = VARIABLE.matcher(value);
-        StringBuilder b = new StringBuilder();
-        while (m.find()) {
-            String v = vars.getOrDefault(m.group(1), m.group(2));
-            if (v == null) {
-                throw new IllegalArgumentException("profile " + name + " needs a value for '" + m.group(1)
-                        + "': pass --set " + m.group(1) + "=..." + ("master".equals(m.group(1)) ? " or --master HOST:PORT" : ""));
+        for (FeatureFile f : all()) {
+            for (var v : f.variables().entrySet()) {
+                if (v.getValue() == null && !vars.containsKey(v.getKey())) {
+                    throw new IllegalArgumentException("profile " + name + " needs a value for '" + v.getKey()
+                            + "': pass --set " + v.getKey() + "=..."
+                            + ("master".equals(v.getKey()) ? " or --master HOST:PORT" : "") + " (declared in " + f + ")");
+                }
             }
-            m.appendReplacement(b, Matcher.quoteReplacement(v));
         }
-        return m.appendTail(b).toString();
+        List<LaunchPlan.Part> composed = new ArrayList<>();
+        for (FeatureFile f : features) {
+            composed.add(new LaunchPlan.Part(f, f.read(vars)));
+        }
+        return LaunchPlan.of(composed, new LaunchPlan.Part(own, own.read(vars)));
+    }
+
+    private List<FeatureFile> all() {
+        List<FeatureFile> all = new ArrayList<>(features);
+        all.add(own);
+        return all;
     }
 }

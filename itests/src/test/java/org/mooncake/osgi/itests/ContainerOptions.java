@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import org.ops4j.pax.exam.Option;
 
@@ -38,21 +39,27 @@ final class ContainerOptions {
     }
 
     /**
-     * A bundle of this project for a test to install: the distribution's system/ copy, or, where
-     * the distribution was assembled before the bundle was added to it, the local repository's
-     * (where {@code mvn install} put it).
+     * A bundle of this project for a test to install: the distribution's system/ copy, at the one
+     * version the distribution ships (each bundle carries its own version, see docs/releasing.md).
      */
-    static Path ourJar(String artifactId) {
-        String version = System.getProperty("mooncake.version");
-        Path shipped = jar("org.mooncake.osgi", artifactId, version);
-        if (Files.isRegularFile(shipped)) {
-            return shipped;
+    static Path ourJar(String artifactId) throws IOException {
+        return jar("org.mooncake.osgi", artifactId, shippedVersion(artifactId));
+    }
+
+    /** The version of one of our bundles in system/; several mean a stale distribution. */
+    static String shippedVersion(String artifactId) throws IOException {
+        Path versions = home().resolve("system/org/mooncake/osgi").resolve(artifactId);
+        if (!Files.isDirectory(versions)) {
+            throw new IOException(artifactId + " is not in " + versions.getParent() + "; build the distribution first");
         }
-        String repo = System.getProperty("org.ops4j.pax.url.mvn.localRepository", "");
-        Path local = (repo.isBlank() ? Path.of(System.getProperty("user.home"), ".m2", "repository") : Path.of(repo))
-                .resolve("org/mooncake/osgi").resolve(artifactId).resolve(version)
-                .resolve(artifactId + "-" + version + ".jar");
-        return Files.isRegularFile(local) ? local : shipped;
+        try (Stream<Path> dirs = Files.list(versions)) {
+            List<String> found = dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()).sorted().toList();
+            if (found.size() != 1) {
+                throw new IOException(artifactId + " has " + found + " in " + versions
+                        + "; one version expected: rebuild the distribution (mvn clean install -pl distribution)");
+            }
+            return found.get(0);
+        }
     }
 
     /**

@@ -88,7 +88,7 @@ public class DeployFolderIT {
 
     /** Drops a jar of ours into deploy/: copied beside it and moved in whole, FileInstall never sees half a jar. */
     private static Path drop(String artifact, Path deploy) throws IOException {
-        Path jar = ContainerOptions.jar("org.mooncake.osgi", artifact, System.getProperty("mooncake.version"));
+        Path jar = ContainerOptions.ourJar(artifact);
         Path dropped = deploy.resolve(jar.getFileName());
         Path staging = Files.createTempFile(deploy.getParent(), artifact, ".part");
         Files.copy(jar, staging, StandardCopyOption.REPLACE_EXISTING);

@@ -82,8 +82,7 @@ public class PolicyHotSwapIT {
     }
 
     private Bundle install(String artifact) throws Exception {
-        Bundle b = context.installBundle(ContainerOptions.jar("org.mooncake.osgi", artifact,
-                System.getProperty("mooncake.version")).toUri().toString());
+        Bundle b = context.installBundle(ContainerOptions.ourJar(artifact).toUri().toString());
         b.start();
         return b;
     }

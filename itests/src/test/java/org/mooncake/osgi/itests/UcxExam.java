@@ -40,8 +40,8 @@ public final class UcxExam extends PaxExam {
     static String unavailableReason() throws Exception {
         Path jar = ContainerOptions.ourJar("transport-ucx");
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("the transport-ucx bundle is neither in the distribution nor in the local "
-                    + "repository: " + jar + "; build it first");
+            throw new IllegalStateException("the transport-ucx bundle is not in the distribution: " + jar
+                    + "; build it first");
         }
         // the parent gives store-api and store-memory (test dependencies of this module), which the class links to
         try (URLClassLoader loader = new URLClassLoader("ucx-check", new URL[] {jar.toUri().toURL()},

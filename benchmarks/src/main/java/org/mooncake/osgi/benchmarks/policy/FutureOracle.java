@@ -30,8 +30,10 @@ import org.mooncake.osgi.store.spi.eviction.EvictionRequest;
  * read)}, Belady's rule weighed by cost and size as PFOO ranks its intervals.
  * </ul>
  *
- * Its clock is the workload's access count: {@link #accessed} is told each access before the
- * write-back that may call a round, so "next read" means strictly after the access served.
+ * Its clock is the workload's operation count: {@link #accessed} is told each read before the
+ * write-back that may call a round, and {@link #changed} each put or remove before it is served,
+ * so "next read" means strictly after the operation served. A put or a remove of the key before
+ * its next read ends the value's use: it will never be read again.
  */
 final class FutureOracle implements EvictionPolicy, ForwardsLearning, Simulation.AccessObserver {
     enum Knowledge {
@@ -47,8 +49,10 @@ final class FutureOracle implements EvictionPolicy, ForwardsLearning, Simulation
     private static final int[] NEVER = new int[0];
 
     private final Knowledge knowledge;
-    /** Each key's accesses, as positions in the workload's access order, ascending. */
+    /** Each key's reads, as positions in the workload's operation order, ascending. */
     private final Map<String, int[]> uses;
+    /** Each key's puts and removes, as positions in the same order, ascending; most keys have none. */
+    private final Map<String, int[]> ends;
     private final Map<String, Double> costs;
     private final CostAwarePolicy costAware = new CostAwarePolicy();
     /** The access being served; -1 before the first. */
@@ -57,16 +61,28 @@ final class FutureOracle implements EvictionPolicy, ForwardsLearning, Simulation
     FutureOracle(Workload workload, Knowledge knowledge) {
         this.knowledge = knowledge;
         Map<String, List<Integer>> at = new HashMap<>();
+        Map<String, List<Integer>> changedAt = new HashMap<>();
         this.costs = new HashMap<>();
         int p = 0;
         for (Request r : workload.requests()) {
             for (Access a : r.accesses()) {
-                at.computeIfAbsent(a.key(), k -> new ArrayList<>()).add(p++);
-                costs.putIfAbsent(a.key(), a.costMs());
+                if (a.isRead()) {
+                    at.computeIfAbsent(a.id(), k -> new ArrayList<>()).add(p);
+                    costs.putIfAbsent(a.id(), a.costMs());
+                } else {
+                    changedAt.computeIfAbsent(a.id(), k -> new ArrayList<>()).add(p);
+                }
+                p++;
             }
         }
-        this.uses = new HashMap<>(at.size() * 2);
-        at.forEach((k, list) -> uses.put(k, list.stream().mapToInt(Integer::intValue).toArray()));
+        this.uses = positions(at);
+        this.ends = positions(changedAt);
+    }
+
+    private static Map<String, int[]> positions(Map<String, List<Integer>> lists) {
+        Map<String, int[]> out = new HashMap<>(lists.size() * 2);
+        lists.forEach((k, list) -> out.put(k, list.stream().mapToInt(Integer::intValue).toArray()));
+        return out;
     }
 
     @Override
@@ -76,10 +92,20 @@ final class FutureOracle implements EvictionPolicy, ForwardsLearning, Simulation
 
     /** Accesses from now until the key's next read, or {@link Integer#MAX_VALUE} when there is none. */
     int untilNextRead(String key) {
-        int[] at = uses.getOrDefault(key, NEVER);
+        int read = nextAfter(uses.getOrDefault(key, NEVER));
+        return read == Integer.MAX_VALUE || nextAfter(ends.getOrDefault(key, NEVER)) < read ? Integer.MAX_VALUE
+                : read - position;
+    }
+
+    /** The first of the ascending {@code at} after the operation served; {@link Integer#MAX_VALUE} when none. */
+    private int nextAfter(int[] at) {
         int i = Arrays.binarySearch(at, position + 1);
         int next = i >= 0 ? i : -i - 1;
-        return next < at.length ? at[next] - position : Integer.MAX_VALUE;
+        return next < at.length ? at[next] : Integer.MAX_VALUE;
+    }
+
+    private static String id(CandidateView c) {
+        return Access.id(c.key().tenant(), c.key().key());
     }
 
     @Override
@@ -90,10 +116,10 @@ final class FutureOracle implements EvictionPolicy, ForwardsLearning, Simulation
     private Iterator<CandidateView> belady(EvictionRequest request) {
         List<Ranked> ranked = new ArrayList<>();
         for (CandidateView c : eligible(request, null)) {
-            int d = untilNextRead(c.key().key());
+            int d = untilNextRead(id(c));
             // never read again: worth nothing, and the largest frees the most
             ranked.add(new Ranked(c, d == Integer.MAX_VALUE ? -c.sizeBytes()
-                    : costs.getOrDefault(c.key().key(), 0.0) / ((double) c.sizeBytes() * d)));
+                    : costs.getOrDefault(id(c), 0.0) / ((double) c.sizeBytes() * d)));
         }
         ranked.sort(Comparator.comparingDouble(Ranked::worth));
         return ranked.stream().map(Ranked::candidate).iterator();
@@ -107,7 +133,7 @@ final class FutureOracle implements EvictionPolicy, ForwardsLearning, Simulation
         List<CandidateView> useless = new ArrayList<>();
         List<Ranked> needed = new ArrayList<>();
         for (CandidateView c : hidden) {
-            int d = untilNextRead(c.key().key()); // once per candidate, not per comparison
+            int d = untilNextRead(id(c)); // once per candidate, not per comparison
             if (d == Integer.MAX_VALUE) {
                 useless.add(c);
             } else {
@@ -148,6 +174,11 @@ final class FutureOracle implements EvictionPolicy, ForwardsLearning, Simulation
 
     @Override
     public void accessed(Access access, boolean hit, long timeMs) {
+        position++;
+    }
+
+    @Override
+    public void changed(Access access, long timeMs) {
         position++;
     }
 

@@ -1,5 +1,8 @@
 package org.mooncake.osgi.benchmarks.policy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -8,6 +11,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import org.mooncake.osgi.benchmarks.BenchArgs;
+import org.mooncake.osgi.benchmarks.Progress;
 import org.mooncake.osgi.store.api.ObjectDataType;
 
 /**
@@ -18,7 +22,8 @@ import org.mooncake.osgi.store.api.ObjectDataType;
  * reads, so the lost shares add up to 100 minus the benchmark's primary saving figure.
  *
  * <p>{@code ./mooncake bench anatomy [--policy P] [--mode session|full_history] [--capacity F]
- * [--seeds K] [--sessions N]} runs seed600 and prints the tables; seeds are pooled.
+ * [--seeds K] [--sessions N] [--out DIR]} runs seed600, prints the tables and writes them with
+ * their chart ({@link AnatomyChart}) to the output folder; seeds are pooled.
  */
 public final class LossAnatomy {
     enum Nth {
@@ -99,7 +104,8 @@ public final class LossAnatomy {
                 previous.put(a.key(), new Previous(timeMs, a.group(), p == null ? 1 : p.reads() + 1, false));
                 if (p != null) {
                     Nth nth = p.reads() == 1 ? Nth.SECOND : p.reads() == 2 ? Nth.THIRD : Nth.LATER;
-                    Cell c = new Cell(a.type(), nth, Gap.of(timeMs - p.timeMs()), !a.group().equals(p.group()), p.dropped());
+                    Cell c = new Cell(a.type(), nth, Gap.of(timeMs - p.timeMs()), !java.util.Objects.equals(a.group(), p.group()),
+                            p.dropped());
                     cells.computeIfAbsent(c, k -> new Tally()).add(hit, a.costMs());
                     all.add(hit, a.costMs());
                 }
@@ -119,8 +125,17 @@ public final class LossAnatomy {
 
     /** The reads grouped by one property of their class, sorted by it. */
     <K> Map<K, Tally> by(Function<Cell, K> property) {
+        return by(c -> true, property);
+    }
+
+    /** The reads of the classes {@code which} takes, grouped by one property, sorted by it. */
+    <K> Map<K, Tally> by(java.util.function.Predicate<Cell> which, Function<Cell, K> property) {
         Map<K, Tally> out = new java.util.TreeMap<>();
-        cells.forEach((c, t) -> out.computeIfAbsent(property.apply(c), k -> new Tally()).add(t));
+        cells.forEach((c, t) -> {
+            if (which.test(c)) {
+                out.computeIfAbsent(property.apply(c), k -> new Tally()).add(t);
+            }
+        });
         return out;
     }
 
@@ -164,9 +179,10 @@ public final class LossAnatomy {
     }
 
     /** The options, checked before any run. */
-    record Options(String policy, SessionWorkload.Mode mode, double capacity, int seeds, int sessions, boolean hints) {
+    record Options(String policy, SessionWorkload.Mode mode, double capacity, int seeds, int sessions, boolean hints, Path out) {
         static final String USAGE = "usage: mooncake bench anatomy [--policy P] [--mode session|full_history] [--capacity F] [--seeds K] [--sessions N]"
-                + " [--group-only-hints true|false]";
+                + " [--group-only-hints true|false] [--out DIR]   (tables and chart: DIR/anatomy-POLICY-MODE.{md,svg,png},"
+                + " DIR docs/benchmarks)";
 
         static Options parse(String[] args) {
             BenchArgs.helpIfAsked(args, USAGE);
@@ -176,6 +192,7 @@ public final class LossAnatomy {
             int seeds = 3;
             int sessions = 600;
             boolean hints = true;
+            String out = "docs/benchmarks";
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 String v = BenchArgs.valueOf(args, i++);
@@ -186,30 +203,54 @@ public final class LossAnatomy {
                     case "--seeds" -> seeds = BenchArgs.wholeNumber(a, v, 1, 100);
                     case "--sessions" -> sessions = BenchArgs.wholeNumber(a, v, 1, 100_000);
                     case "--group-only-hints" -> hints = BenchArgs.bool(a, v);
+                    case "--out" -> out = v;
                     default -> throw new BenchArgs.Mistake("unknown option " + a + "; " + USAGE);
                 }
             }
             if (!BenchPolicies.ALL.contains(policy)) {
                 throw new BenchArgs.Mistake("--policy takes one of " + BenchPolicies.ALL + ", was '" + policy + "'");
             }
-            return new Options(policy, mode, capacity, seeds, sessions, hints);
+            return new Options(policy, mode, capacity, seeds, sessions, hints, BenchArgs.outputDirectory("--out", out));
         }
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws IOException {
         Options o = BenchArgs.orExit("bench anatomy", () -> Options.parse(args));
         LossAnatomy anatomy = new LossAnatomy();
-        List<String> runs = new ArrayList<>();
+        List<Workload> workloads = new ArrayList<>();
         for (int seed = 1; seed <= o.seeds(); seed++) {
             Workload generated = SessionWorkload.generate(o.sessions(), 0.006, o.mode(), seed);
-            Workload w = o.hints() ? generated : generated.withoutGroupOnlyHints();
-            long bytes = w.capacityBytes(o.capacity());
-            System.err.printf(Locale.ROOT, "[bench anatomy] %s, %s, seed %d, capacity %.0f%% (%,d B)%n", o.policy(), w.name(),
-                    seed, 100 * o.capacity(), bytes);
-            Simulation.run(w, BenchPolicies.make(o.policy()), Simulation.Settings.of(bytes), anatomy.newRun());
-            runs.add(w.name());
+            workloads.add(o.hints() ? generated : generated.withoutGroupOnlyHints());
         }
-        System.out.printf(Locale.ROOT, "%s on %s at %.0f%% of unique bytes, seeds 1–%d pooled%n%n%s", o.policy(), runs.get(0),
-                100 * o.capacity(), o.seeds(), anatomy.report());
+        try (Progress progress = Progress.start("bench anatomy", workloads.stream().mapToLong(Workload::accessCount).sum())) {
+            for (int seed = 1; seed <= o.seeds(); seed++) {
+                Workload w = workloads.get(seed - 1);
+                long bytes = w.capacityBytes(o.capacity());
+                progress.note(String.format(Locale.ROOT, "%s, %s, seed %d, capacity %.0f%% (%,d B)", o.policy(), w.name(), seed,
+                        100 * o.capacity(), bytes));
+                Simulation.AccessObserver tally = anatomy.newRun();
+                Simulation.run(w, BenchPolicies.make(o.policy()), Simulation.Settings.of(bytes), new Simulation.AccessObserver() {
+                    @Override
+                    public void accessed(Access a, boolean hit, long timeMs) {
+                        tally.accessed(a, hit, timeMs);
+                        progress.step(1);
+                    }
+
+                    @Override
+                    public void writeBackDropped(Access a, long timeMs) {
+                        tally.writeBackDropped(a, timeMs);
+                    }
+                });
+            }
+        }
+        String title = String.format(Locale.ROOT, "%s on %s at %.0f%% of unique bytes, seeds 1–%d pooled", o.policy(),
+                workloads.getFirst().name(), 100 * o.capacity(), o.seeds());
+        String report = title + "\n\n" + anatomy.report();
+        System.out.print(report);
+        Path base = o.out().resolve("anatomy-" + o.policy() + "-" + o.mode().label());
+        Files.writeString(base.resolveSibling(base.getFileName() + ".md"), report);
+        List<Path> charts = AnatomyChart.write(AnatomyChart.of(anatomy, "Where " + title.replaceFirst(",.*", "") + " loses its savings"), base);
+        System.err.println("[bench anatomy] wrote " + base.getFileName() + ".md beside " + charts.stream()
+                .map(p -> p.getFileName().toString()).toList() + " in " + o.out());
     }
 }

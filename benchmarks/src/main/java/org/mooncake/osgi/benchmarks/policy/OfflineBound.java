@@ -48,19 +48,30 @@ public final class OfflineBound {
         this(w, false);
     }
 
-    /** With {@code perAccess}, a step is an access (FOO's own granularity), else a request. */
+    /**
+     * With {@code perAccess}, a step is an access (FOO's own granularity), else a request. A put
+     * or a remove (an access log's) ends the key's value: nothing kept before it can serve a read
+     * after it. A put starts a new value, kept from the put to its next read at the put's size; a
+     * read after a remove (and before any put) is compulsory, saved by no cache.
+     */
     public OfflineBound(Workload w, boolean perAccess) {
-        Map<String, Integer> last = new HashMap<>();
+        Map<String, Held> last = new HashMap<>();
         List<Interval> out = new ArrayList<>();
         double sameRequest = 0;
         int i = 0;
         for (Request r : w.requests()) {
             for (Access a : r.accesses()) {
-                Integer prev = last.put(a.key(), i);
-                if (prev != null && prev < i) {
-                    out.add(new Interval(prev, i, a.sizeBytes(), a.costMs()));
-                } else if (prev != null) {
-                    sameRequest += a.costMs();
+                switch (a.op()) {
+                    case REMOVE -> last.remove(a.id());
+                    case PUT -> last.put(a.id(), new Held(i, a.sizeBytes()));
+                    case GET -> {
+                        Held prev = last.put(a.id(), new Held(i, a.sizeBytes()));
+                        if (prev != null && prev.step() < i) {
+                            out.add(new Interval(prev.step(), i, prev.size(), a.costMs()));
+                        } else if (prev != null) {
+                            sameRequest += a.costMs();
+                        }
+                    }
                 }
                 i += perAccess ? 1 : 0;
             }
@@ -69,6 +80,10 @@ public final class OfflineBound {
         this.steps = i;
         this.intervals = out;
         this.free = sameRequest;
+    }
+
+    /** A key's value as last stored: at which step, how large. */
+    private record Held(int step, long size) {
     }
 
     OfflineBound(int steps, List<Interval> intervals) {

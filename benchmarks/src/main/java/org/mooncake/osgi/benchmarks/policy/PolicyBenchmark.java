@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.mooncake.osgi.benchmarks.BenchArgs;
+import org.mooncake.osgi.benchmarks.Machine;
+import org.mooncake.osgi.benchmarks.Progress;
 import org.mooncake.osgi.store.api.ObjectDataType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,14 +27,17 @@ import com.google.ortools.Loader;
  * virtual clock, on seed600 (both access modes, a capacity sweep, several seeds), on a replay of
  * a Mooncake trace (KV only, and with synthesised hidden states) and on adversarial workloads;
  * each run beside the offline bounds (FOO-L, PFOO-L) for the same trace and capacity, and on
- * seed600 beside two oracles that run in the same store knowing the future. Prints
- * progress and a table; writes JSON, a Markdown report and charts.
+ * seed600 beside two oracles that run in the same store knowing the future. With
+ * {@code --access-log FILE} it replays an operator's log of gets, puts and removes
+ * ({@link AccessLog}, docs/access-log.md) the same way, oracles included. Shows progress
+ * ({@link Progress}), prints a table; writes JSON, a Markdown report and charts.
  */
 public final class PolicyBenchmark {
     /** The command line, with defaults that reproduce the documented run. */
     record Options(Path out, int sessions, double scale, int seeds, double[] capacities, long leaseMs, Path trace,
-            int threads, java.util.Set<String> workloads, boolean oracles, boolean groupOnlyHints) {
-        static final List<String> FAMILIES = List.of("seed600", "trace", "adversarial");
+            int threads, java.util.Set<String> workloads, boolean oracles, boolean groupOnlyHints, Path accessLog) {
+        static final String ACCESS_LOG = "access-log";
+        static final List<String> FAMILIES = List.of("seed600", "trace", "adversarial", ACCESS_LOG);
 
         boolean runs(String family) {
             return workloads.contains(family);
@@ -41,7 +45,8 @@ public final class PolicyBenchmark {
 
         /**
          * The options; {@code --quick} changes only the defaults, so an option given beside it
-         * wins wherever it stands. Every value is checked here, before any run starts.
+         * wins wherever it stands. {@code --access-log FILE} replays that log: alone, only it; with
+         * {@code --workloads}, beside the families named. Every value is checked here, before any run starts.
          */
         static Options parse(String[] args) {
             BenchArgs.helpIfAsked(args, USAGE);
@@ -54,7 +59,8 @@ public final class PolicyBenchmark {
             long lease = 1_000;
             String trace = "../shared/traces/mooncake-conversation-trace.jsonl";
             int threads = Runtime.getRuntime().availableProcessors();
-            java.util.Set<String> workloads = new java.util.LinkedHashSet<>(FAMILIES);
+            java.util.Set<String> workloads = null;
+            String accessLog = null;
             boolean oracles = true;
             boolean hints = true;
             for (int i = 0; i < args.length; i++) {
@@ -84,6 +90,7 @@ public final class PolicyBenchmark {
                     case "--capacities" -> caps = BenchArgs.numbers(a, v, 0, 1);
                     case "--lease-ms" -> lease = BenchArgs.wholeNumber(a, v, 1L, 3_600_000L); // the master's range
                     case "--trace" -> trace = v;
+                    case "--access-log" -> accessLog = v;
                     case "--threads" -> threads = BenchArgs.wholeNumber(a, v, 1, 1024);
                     case "--workloads" -> {
                         workloads = new java.util.LinkedHashSet<>(Arrays.asList(v.split(",")));
@@ -94,12 +101,22 @@ public final class PolicyBenchmark {
                     default -> throw new BenchArgs.Mistake("unknown option " + a + "\n" + USAGE);
                 }
             }
+            if (workloads == null) {
+                workloads = new java.util.LinkedHashSet<>(accessLog != null ? List.of(ACCESS_LOG) : FAMILIES.subList(0, 3));
+            }
             Path traceFile = null;
             if (workloads.contains("trace")) {
                 traceFile = BenchArgs.inputFile("--trace", trace);
             }
+            Path logFile = null;
+            if (accessLog != null) {
+                workloads.add(ACCESS_LOG);
+                logFile = BenchArgs.inputFile("--access-log", accessLog);
+            } else if (workloads.contains(ACCESS_LOG)) {
+                throw new BenchArgs.Mistake("--workloads " + ACCESS_LOG + " needs --access-log FILE");
+            }
             return new Options(BenchArgs.outputDirectory("--out", out), sessions, scale, seeds, caps, lease,
-                    traceFile, threads, workloads, oracles, hints);
+                    traceFile, threads, workloads, oracles, hints, logFile);
         }
     }
 
@@ -108,8 +125,11 @@ public final class PolicyBenchmark {
                    [--capacities f1,f2,...] [--lease-ms MS] [--trace FILE.jsonl] [--threads T] [--quick]
                    [--no-oracles]   (skips the references that know the future, run on seed600 by default)
                    [--no-group-only-hints]   (connectors pass no group-only hint for private uploads)
-                   [--workloads seed600,trace,adversarial]   (any JSONL trace in the Mooncake format replays with
-                                                              --workloads trace --trace FILE)""";
+                   [--workloads seed600,trace,adversarial,access-log]   (any JSONL trace in the Mooncake format
+                                                              replays with --workloads trace --trace FILE)
+                   [--access-log FILE.jsonl]   (replays an operator's log of gets, puts and removes against every
+                                                policy and the offline bounds, alone unless --workloads names more;
+                                                the schema: docs/access-log.md)""";
 
     /** One simulated run and the bounds of its workload and capacity. */
     record Cell(String workload, String group, long seed, double capacityFraction, long capacityBytes, String policy,
@@ -131,20 +151,32 @@ public final class PolicyBenchmark {
     private final Options opt;
     private final ExecutorService pool;
     private final List<Future<List<Cell>>> pending = new ArrayList<>();
-    private final AtomicInteger done = new AtomicInteger();
-    private final AtomicInteger total = new AtomicInteger();
+    private final Progress progress;
 
-    private PolicyBenchmark(Options opt) {
+    private PolicyBenchmark(Options opt, Progress progress) {
         this.opt = opt;
         this.pool = Executors.newFixedThreadPool(opt.threads());
+        this.progress = progress;
     }
 
     public static void main(String[] args) throws Exception {
         Options opt = BenchArgs.orExit("bench policies", () -> Options.parse(args));
         // traces are read before any run starts: a bad line ends the program at once, named
         List<Workload> traces = BenchArgs.orExit("bench policies", () -> readTraces(opt));
+        Workload log = opt.accessLog() == null ? null : BenchArgs.orExit("bench policies", () -> AccessLog.read(opt.accessLog()));
         Loader.loadNativeLibraries();
-        new PolicyBenchmark(opt).runAll(traces);
+        Map<String, Object> machine = Machine.describe();
+        List<Cell> cells;
+        List<Workload> described;
+        try (Progress progress = Progress.start("bench policies", 0)) {
+            long t0 = System.nanoTime();
+            progress.note(Machine.line(machine));
+            PolicyBenchmark benchmark = new PolicyBenchmark(opt, progress);
+            described = benchmark.submitAll(traces, log);
+            cells = benchmark.collect();
+            progress.note(String.format(Locale.ROOT, "%d runs in %.0f s", cells.size(), (System.nanoTime() - t0) / 1e9));
+        }
+        report(opt, machine, cells, described); // after the bar's last line
     }
 
     /** The trace, KV only and with synthesised images; none unless the trace family runs. */
@@ -158,10 +190,8 @@ public final class PolicyBenchmark {
         return out;
     }
 
-    private void runAll(List<Workload> traces) throws Exception {
-        long t0 = System.nanoTime();
-        Map<String, Object> machine = org.mooncake.osgi.benchmarks.Machine.describe();
-        System.out.println(org.mooncake.osgi.benchmarks.Machine.line(machine));
+    /** Queues every run of the families asked for; returns the workloads to describe in the report. */
+    private List<Workload> submitAll(List<Workload> traces, Workload log) {
         List<Workload> described = new ArrayList<>();
         for (SessionWorkload.Mode mode : opt.runs("seed600") ? SessionWorkload.Mode.values() : new SessionWorkload.Mode[0]) {
             for (int s = 1; s <= opt.seeds(); s++) {
@@ -189,12 +219,29 @@ public final class PolicyBenchmark {
                 submit(c.workload(), "adversarial-" + name, s, c.capacityFraction(), false);
             }
         }
-        List<Cell> cells = new ArrayList<>();
-        for (Future<List<Cell>> f : pending) {
-            cells.addAll(f.get());
+        if (log != null) {
+            described.add(log);
+            for (double c : opt.capacities()) {
+                submit(log, log.name(), 1, c, opt.oracles());
+            }
         }
-        pool.shutdown();
-        System.out.printf(Locale.ROOT, "%d runs in %.0f s%n", cells.size(), (System.nanoTime() - t0) / 1e9);
+        return described;
+    }
+
+    private List<Cell> collect() throws Exception {
+        List<Cell> cells = new ArrayList<>();
+        try {
+            for (Future<List<Cell>> f : pending) {
+                cells.addAll(f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return cells;
+    }
+
+    private static void report(Options opt, Map<String, Object> machine, List<Cell> cells, List<Workload> described)
+            throws IOException {
         PolicyReport report = new PolicyReport(cells, opt);
         String markdown = report.markdown(described);
         System.out.println(markdown);
@@ -202,9 +249,13 @@ public final class PolicyBenchmark {
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("machine", machine); // the rounds' times depend on it; the rest runs on a virtual clock
-        doc.put("options", Map.of("sessions", opt.sessions(), "scale", opt.scale(), "seeds", opt.seeds(),
-                "capacities", opt.capacities(), "lease_ms", opt.leaseMs(), "high_watermark", 0.95, "eviction_ratio", 0.05,
-                "group_only_hints", opt.groupOnlyHints()));
+        Map<String, Object> options = new LinkedHashMap<>(Map.of("sessions", opt.sessions(), "scale", opt.scale(), "seeds",
+                opt.seeds(), "capacities", opt.capacities(), "lease_ms", opt.leaseMs(), "high_watermark", 0.95, "eviction_ratio",
+                0.05, "group_only_hints", opt.groupOnlyHints()));
+        if (opt.accessLog() != null) {
+            options.put("access_log", opt.accessLog().toString());
+        }
+        doc.put("options", options);
         doc.put("workloads", described.stream().map(w -> Map.of("name", w.name(), "summary", w.summary())).toList());
         doc.put("runs", cells.stream().map(PolicyBenchmark::toJson).toList());
         doc.put("goals", report.goals());
@@ -221,7 +272,7 @@ public final class PolicyBenchmark {
         if (oracles) {
             runs.addAll(BenchPolicies.ORACLES);
         }
-        total.addAndGet(runs.size());
+        progress.grow(runs.size());
         // Submitted before the runs that wait for it: with a FIFO queue it is always started first.
         Future<double[]> bound = pool.submit(() -> {
             OfflineBound b = new OfflineBound(w);
@@ -242,9 +293,9 @@ public final class PolicyBenchmark {
                 double possible = r.cost - r.compulsoryCost;
                 Cell cell = new Cell(w.name(), group, seed, fraction, capacity, policy, r, b[0], b[1], possible,
                         r.compulsoryCost);
-                System.out.printf(Locale.ROOT, "[%d/%d] %-26s seed %d cap %5.1f%% %-12s saving %5.1f%% (bound %5.1f%%) %.1f s%n",
-                        done.incrementAndGet(), total.get(), group, seed, 100 * fraction, policy,
-                        100 * r.savingRateNonCompulsory(), 100 * cell.boundSavingNonCompulsory(), (System.nanoTime() - t) / 1e9);
+                progress.step(String.format(Locale.ROOT, "%-26s seed %d cap %5.1f%% %-13s saving %5.1f%% (bound %5.1f%%) %.1f s",
+                        group, seed, 100 * fraction, policy, 100 * r.savingRateNonCompulsory(),
+                        100 * cell.boundSavingNonCompulsory(), (System.nanoTime() - t) / 1e9));
                 return List.of(cell);
             }));
         }
@@ -279,6 +330,13 @@ public final class PolicyBenchmark {
         m.put("eviction_round_mean_ms", r.meanRoundMs());
         m.put("eviction_round_max_ms", r.roundNanosMax / 1e6);
         m.put("dropped_writes", r.droppedWrites);
+        if (r.puts + r.removes > 0) {
+            m.put("hit_ratio_non_compulsory", r.nonCompulsoryHitRatio());
+            m.put("byte_hit_ratio", r.byteHitRatio());
+            m.put("puts", r.puts);
+            m.put("dropped_puts", r.droppedPuts);
+            m.put("removes", r.removes);
+        }
         if (!r.learned.isEmpty()) {
             m.put("learned", r.learned);
         }

@@ -46,12 +46,12 @@ final class PolicyReport {
         return goals;
     }
 
-    private List<PolicyBenchmark.Cell> select(String group, double capacity, String policy) {
+    List<PolicyBenchmark.Cell> select(String group, double capacity, String policy) {
         return cells.stream().filter(c -> c.group().equals(group) && c.capacityFraction() == capacity
                 && c.policy().equals(policy)).toList();
     }
 
-    private Stat stat(String group, double capacity, String policy, ToDoubleFunction<PolicyBenchmark.Cell> f) {
+    Stat stat(String group, double capacity, String policy, ToDoubleFunction<PolicyBenchmark.Cell> f) {
         return Stat.of(select(group, capacity, policy).stream().map(c -> f.applyAsDouble(c)).toList());
     }
 
@@ -66,7 +66,7 @@ final class PolicyReport {
         return t == null ? 0 : t.hitRatio();
     }
 
-    private static double saving(PolicyBenchmark.Cell c) {
+    static double saving(PolicyBenchmark.Cell c) {
         return c.result().savingRateNonCompulsory();
     }
 
@@ -75,7 +75,7 @@ final class PolicyReport {
     }
 
     /** The policies, then the oracles where the group ran them. */
-    private List<String> shown(String group) {
+    List<String> shown(String group) {
         List<String> out = new ArrayList<>(BenchPolicies.ALL);
         for (String o : BenchPolicies.ORACLES) {
             if (cells.stream().anyMatch(c -> c.group().equals(group) && c.policy().equals(o))) {
@@ -86,11 +86,11 @@ final class PolicyReport {
     }
 
     /** How a policy is named in tables and charts: oracles say that they know the future. */
-    private static String label(String policy) {
+    static String label(String policy) {
         return BenchPolicies.ORACLES.contains(policy) ? policy + " (knows the future)" : policy;
     }
 
-    private TreeSet<Double> capacities(String group) {
+    TreeSet<Double> capacities(String group) {
         TreeSet<Double> caps = new TreeSet<>();
         cells.stream().filter(c -> c.group().equals(group)).forEach(c -> caps.add(c.capacityFraction()));
         return caps;
@@ -112,12 +112,21 @@ final class PolicyReport {
 
     String markdown(List<Workload> workloads) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "Policy benchmark: %d sessions, scale %s, %d seeds, lease %d ms, watermark 0.95, "
-                + "eviction ratio 0.05. Saving = recompute ms saved by hits / ms of all accesses; \"nc\" = over "
-                + "non-compulsory accesses (an object's first access can never hit), the primary figure. "
-                + "Mean ± sd over seeds.%n%n", opt.sessions(), opt.scale(), opt.seeds(), opt.leaseMs()));
-        b.append("### Workloads (seed 1)\n\n| workload | requests | KV objects | KV reads | hidden objects | hidden reads | hidden read once | hidden share of bytes | hidden share of distinct cost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (Workload w : workloads) {
+        List<Workload> generated = workloads.stream().filter(w -> !w.name().startsWith(ACCESS_LOG_PREFIX)).toList();
+        if (generated.isEmpty()) {
+            b.append(String.format(Locale.ROOT, "Access-log replay: lease %d ms, watermark 0.95, eviction ratio 0.05. Saving = "
+                    + "recompute ms saved by hits / ms of all reads; \"nc\" = over non-compulsory reads, the primary figure.%n",
+                    opt.leaseMs()));
+        } else {
+            b.append(String.format(Locale.ROOT, "Policy benchmark: %d sessions, scale %s, %d seeds, lease %d ms, watermark 0.95, "
+                    + "eviction ratio 0.05. Saving = recompute ms saved by hits / ms of all accesses; \"nc\" = over "
+                    + "non-compulsory accesses (an object's first access can never hit), the primary figure. "
+                    + "Mean ± sd over seeds.%n%n", opt.sessions(), opt.scale(), opt.seeds(), opt.leaseMs()));
+        }
+        if (!generated.isEmpty()) {
+            b.append("### Workloads (seed 1)\n\n| workload | requests | KV objects | KV reads | hidden objects | hidden reads | hidden read once | hidden share of bytes | hidden share of distinct cost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        }
+        for (Workload w : generated) {
             Map<String, Object> s = w.summary();
             @SuppressWarnings("unchecked")
             Map<ObjectDataType, Map<String, Long>> t = (Map<ObjectDataType, Map<String, Long>>) s.get("by_type");
@@ -149,10 +158,12 @@ final class PolicyReport {
             sweepTable(b, group);
         }
         goals.put("calibration_points", pointGoals);
-        b.append("\n### Trace replay and adversarial workloads\n\n| workload | capacity | policy | saving nc | saving all | hidden hit nc | KV hit | prefix KV hit | of FOO-L | Δ vs default (points) |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         List<Map<String, Object>> worst = new ArrayList<>();
         List<String> others = new ArrayList<>(groups("trace-"));
         others.addAll(groups("adversarial"));
+        if (!others.isEmpty()) {
+            b.append("\n### Trace replay and adversarial workloads\n\n| workload | capacity | policy | saving nc | saving all | hidden hit nc | KV hit | prefix KV hit | of FOO-L | Δ vs default (points) |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        }
         for (String group : others) {
             for (double cap : capacities(group)) {
                 Stat def = stat(group, cap, BenchPolicies.DEFAULT, PolicyReport::saving);
@@ -170,9 +181,17 @@ final class PolicyReport {
             }
         }
         goals.put("no_workload_below_default", worst);
+        for (Workload w : workloads) {
+            if (w.name().startsWith(ACCESS_LOG_PREFIX) && !capacities(w.name()).isEmpty()) {
+                new AccessLogReport(this, w).append(b);
+            }
+        }
         learnedTable(b);
         return b.toString();
     }
+
+    /** Groups of access-log replays are named by their workload, which starts so. */
+    static final String ACCESS_LOG_PREFIX = "log-";
 
     /**
      * What cost-aware had learned at the end of its runs where connectors pass the group-only
@@ -275,6 +294,10 @@ final class PolicyReport {
     }
 
     void charts(Path dir) throws IOException {
+        for (String group : groups(ACCESS_LOG_PREFIX)) {
+            sweepChart(dir.resolve("policies-" + group + "-saving.png"), group, "saving rate over non-compulsory accesses (%)",
+                    PolicyReport::saving, true);
+        }
         for (String group : groups("seed")) {
             sweepChart(dir.resolve("policies-" + group + "-saving.png"), group, "saving rate over non-compulsory accesses (%)",
                     PolicyReport::saving, true);

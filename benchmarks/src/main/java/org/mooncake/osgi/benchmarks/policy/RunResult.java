@@ -42,6 +42,10 @@ public final class RunResult {
     public long roundNanosTotal;
     public long roundNanosMax;
     public long droppedWrites;
+    /** An access log's puts, those that found no room even after a round, and its removes. */
+    public long puts;
+    public long droppedPuts;
+    public long removes;
     public long samples;
     public long capacityBytes;
     /** What the policy had learned at the end of the run ({@code EvictionPolicy.learned()}). */
@@ -64,6 +68,19 @@ public final class RunResult {
     /** Saving over the accesses that could hit: the primary figure. */
     public double savingRateNonCompulsory() {
         return cost - compulsoryCost == 0 ? 0 : hitCost / (cost - compulsoryCost);
+    }
+
+    /** Hits over the reads that could hit (all but the compulsory ones), over every type. */
+    public double nonCompulsoryHitRatio() {
+        long hits = types.values().stream().mapToLong(t -> t.hits).sum();
+        long possible = types.values().stream().mapToLong(t -> t.accesses - t.compulsory).sum();
+        return possible == 0 ? 0 : (double) hits / possible;
+    }
+
+    /** Bytes read from the cache over bytes read, over every type. */
+    public double byteHitRatio() {
+        long bytes = types.values().stream().mapToLong(t -> t.bytes).sum();
+        return bytes == 0 ? 0 : (double) types.values().stream().mapToLong(t -> t.hitBytes).sum() / bytes;
     }
 
     /** KV blocks that hit with every earlier block of their request also hit, over all KV prefix blocks. */

@@ -83,4 +83,30 @@ class FutureOracleTest {
         assertTrue(oracle.getLast(), "two rounds ran (after k2 and k3); h1 outlived both, and the KV went before it");
         assertFalse(hits(w, BenchPolicies.COST_AWARE).getLast(), "cost-aware alone drops the cheap h1 first");
     }
+
+    @Test
+    void knowingEverythingItDropsAValueThatIsRemovedBeforeItsNextRead() {
+        // d's round must drop one: a is read soonest, but only after a remove, so its value is worth nothing;
+        // not knowing of the remove, the oracle would drop d, read last
+        Access removeA = new Access("a", ObjectDataType.KVCACHE, SIZE, 1, 1, "s", -1, false, false,
+                org.mooncake.osgi.store.api.ObjectKey.DEFAULT_TENANT, Access.Op.REMOVE);
+        Workload w = spaced(kv("a", 1), kv("b", 1), kv("c", 1), kv("d", 1), removeA, kv("a", 1), kv("b", 1), kv("c", 1),
+                kv("d", 1));
+        FutureOracle oracle = new FutureOracle(w, FutureOracle.Knowledge.EVERYTHING);
+        List<Boolean> hits = new ArrayList<>();
+        Simulation.run(w, oracle, Simulation.Settings.of(STORE), new Simulation.AccessObserver() {
+            @Override
+            public void accessed(Access a, boolean hit, long timeMs) {
+                oracle.accessed(a, hit, timeMs);
+                hits.add(hit);
+            }
+
+            @Override
+            public void changed(Access a, long timeMs) {
+                oracle.changed(a, timeMs);
+            }
+        });
+
+        assertEquals(List.of(false, false, false, false, false, true, true, true), hits, "a went; b, c and d stayed");
+    }
 }

@@ -74,4 +74,20 @@ class PolicyBenchmarkOptionsTest {
         assertEquals(made, parse(dir, "--out", made.toString()).out());
         assertTrue(Files.isDirectory(made));
     }
+
+    @Test
+    void anAccessLogAloneReplaysOnlyItAndIsCheckedFirst(@TempDir Path dir) throws Exception {
+        Path log = Files.writeString(dir.resolve("log.jsonl"), "{}\n");
+        PolicyBenchmark.Options alone = PolicyBenchmark.Options.parse(new String[] {"--out", dir.toString(), "--access-log",
+                log.toString(), "--trace", dir.resolve("no-trace.jsonl").toString()});
+        assertEquals(java.util.Set.of("access-log"), alone.workloads(), "the trace the launcher passes is not read");
+        assertEquals(log, alone.accessLog());
+        PolicyBenchmark.Options beside = PolicyBenchmark.Options.parse(new String[] {"--out", dir.toString(), "--access-log",
+                log.toString(), "--workloads", "seed600"});
+        assertEquals(java.util.Set.of("seed600", "access-log"), beside.workloads());
+        assertEquals(null, parse(dir).accessLog(), "no log, no replay");
+
+        assertEquals("--workloads access-log needs --access-log FILE", refused(dir, "--workloads", "access-log"));
+        assertTrue(refused(dir, "--access-log", dir.resolve("none.jsonl").toString()).contains("none.jsonl is not a readable file"));
+    }
 }

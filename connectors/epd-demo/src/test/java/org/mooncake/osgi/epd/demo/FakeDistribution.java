@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A distribution whose {@code bin/mooncake start} runs a {@link FakeNode} (the same profiles and
@@ -23,18 +26,22 @@ final class FakeDistribution {
                 + home + "' -Dfake.faults='" + faults + "' -cp '" + System.getProperty("java.class.path") + "' "
                 + FakeNode.class.getName() + " \"$@\"\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-        String worker = "{\"config\": {\"w\": {\"m\": \"${master}\", \"p\": \"${http.port}\", \"models\": \"${models}\","
-                + " \"ttl\": \"${client.ttl.ms:10000}\"}}}";
-        Files.writeString(home.resolve("features/profiles.json"), "{\n"
-                + "\"master\": {\"config\": {\"m\": {\"port\": \"${rpc.port:50051}\", \"admin\": \"${admin.port:9003}\","
-                + " \"ttl\": \"${client.ttl.ms:10000}\"}}},\n"
-                + "\"storage\": {\"config\": {\"s\": {\"m\": \"${master}\", \"admin\": \"${admin.port:0}\","
-                + " \"size\": \"${segment.size:268435456}\"}}},\n"
-                + "\"epd-encoder\": " + worker + ",\n\"epd-prefill\": " + worker + ",\n\"epd-decode\": " + worker + ",\n"
-                // the aggregated worker has no store: no master variable, which the demo must then not set
-                + "\"epd-aggregated\": {\"config\": {\"w\": {\"p\": \"${http.port}\", \"models\": \"${models}\"}}},\n"
-                + "\"epd-proxy\": {\"config\": {\"p\": {\"p\": \"${http.port}\", \"e\": \"${encoders}\", \"f\": \"${prefills}\","
-                + " \"d\": \"${decodes}\", \"i\": \"${probe.interval.ms:5000}\"}}}\n}\n");
+        Files.createDirectories(home.resolve("features/profiles"));
+        String worker = "\"master\": null, \"http.port\": null, \"models\": null, \"client.ttl.ms\": 10000";
+        Map<String, String> variables = new LinkedHashMap<>();
+        variables.put("master", "\"rpc.port\": 50051, \"admin.port\": 9003, \"client.ttl.ms\": 10000");
+        variables.put("storage", "\"master\": null, \"admin.port\": 0, \"segment.size\": 268435456");
+        for (String role : List.of("epd-encoder", "epd-prefill", "epd-decode")) {
+            variables.put(role, worker);
+        }
+        // the aggregated worker has no store: no master variable, which the demo must then not set
+        variables.put("epd-aggregated", "\"http.port\": null, \"models\": null");
+        variables.put("epd-proxy", "\"http.port\": null, \"encoders\": null, \"prefills\": null, \"decodes\": null,"
+                + " \"probe.interval.ms\": 5000");
+        for (var p : variables.entrySet()) {
+            Files.writeString(home.resolve("features/profiles/" + p.getKey() + ".json"), "{\"id\": \"x:profile-" + p.getKey()
+                    + ":osgifeature:1\", \"variables\": {" + p.getValue() + "}}");
+        }
         return home;
     }
 }

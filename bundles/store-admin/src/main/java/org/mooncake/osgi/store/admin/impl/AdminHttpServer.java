@@ -32,11 +32,13 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * The admin endpoints on the JDK's own HTTP server: five read-only resources need no servlet
- * container, and so no Jetty, slf4j or SPI Fly in the master, storage and all-in-one processes.
- * Requests run on virtual threads and read the references once each ({@link Parts}); what they
- * answer is {@link AdminEndpoints}'. Port -1 turns the server off, for processes that serve these
- * endpoints on the http feature's one port instead ({@link AdminResource}).
+ * The admin endpoints on the JDK's own HTTP server, for processes without a servlet container: the
+ * master and storage profiles carry no Jetty, slf4j or SPI Fly. This server was once the only one,
+ * chosen for that reason; all-in-one reverses the choice: it runs Felix HTTP on Jetty for the web
+ * console (features http and console) and serves these endpoints there on the whiteboard
+ * ({@link AdminResource}, with this server at port -1), one HTTP server per process, where other
+ * bundles add endpoints without touching this one. Requests run on virtual threads and read the
+ * references once each ({@link Parts}); what they answer is {@link AdminEndpoints}'.
  */
 @Component(service = {}, immediate = true, configurationPid = AdminHttpServer.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)

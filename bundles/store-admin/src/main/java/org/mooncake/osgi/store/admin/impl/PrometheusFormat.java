@@ -1,7 +1,6 @@
 package org.mooncake.osgi.store.admin.impl;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import org.mooncake.osgi.store.api.TransferStats;
@@ -144,7 +143,11 @@ final class PrometheusFormat {
         b.append("# TYPE ").append(name).append(' ').append(kind).append('\n');
     }
 
-    /** A sample value as Prometheus reads it: whole numbers without a fraction, NaN and infinities by name. */
+    /**
+     * A sample value as Prometheus reads it: whole numbers without a fraction, NaN and infinities
+     * by name, anything else as the shortest decimal that reads back as the same double (a fixed
+     * number of significant digits would round a start time in epoch seconds to the nearest 10 s).
+     */
     static String number(double v) {
         if (Double.isNaN(v)) {
             return "NaN";
@@ -152,7 +155,7 @@ final class PrometheusFormat {
         if (Double.isInfinite(v)) {
             return v > 0 ? "+Inf" : "-Inf";
         }
-        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.9g", v);
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
     }
 
     /** A label value: backslash, double quote and line feed escaped. */

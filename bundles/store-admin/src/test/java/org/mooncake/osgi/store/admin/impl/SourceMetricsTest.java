@@ -91,7 +91,7 @@ class SourceMetricsTest {
                 List.of(new Sample("", Map.of("quantile", "0.99"), 0.25), new Sample("_sum", Map.of(), Double.POSITIVE_INFINITY),
                         new Sample("_count", Map.of(), 12), new Sample("_max", Map.of(), Double.NaN)))));
         assertTrue(text.contains("# TYPE mooncake_encode_seconds summary\n"), text);
-        assertTrue(text.contains("mooncake_encode_seconds{quantile=\"0.99\"} 0.250000000\n"), text);
+        assertTrue(text.contains("mooncake_encode_seconds{quantile=\"0.99\"} 0.25\n"), text);
         assertTrue(text.contains("mooncake_encode_seconds_sum +Inf\n"), text);
         assertTrue(text.contains("mooncake_encode_seconds_count 12\n"), text);
         assertTrue(text.contains("mooncake_encode_seconds_max NaN\n"), text);

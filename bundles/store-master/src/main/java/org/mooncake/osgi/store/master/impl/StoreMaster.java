@@ -192,8 +192,19 @@ public final class StoreMaster implements MasterService {
     }
 
     /** How a segment is reached, as an operator checks it after a transport was swapped: protocol://address each. */
-    private static String protocols(SegmentDescriptor d) {
-        return String.join(", ", d.endpoints().stream().map(e -> e.protocol() + "://" + e.address()).toList());
+    static String protocols(SegmentDescriptor d) {
+        return String.join(", ", d.endpoints().stream().map(e -> e.protocol() + "://" + loggable(e.address())).toList());
+    }
+
+    /** Longest address logged whole; a ucx worker address is an opaque blob of about 500 characters. */
+    static final int LOGGED_ADDRESS_CHARS = 64;
+
+    /** An address as a log line shows it: whole when short, else its start and its length. */
+    static String loggable(String address) {
+        if (address.length() <= LOGGED_ADDRESS_CHARS) {
+            return address;
+        }
+        return address.substring(0, LOGGED_ADDRESS_CHARS - 16) + "...(" + address.length() + " chars)";
     }
 
     @Override

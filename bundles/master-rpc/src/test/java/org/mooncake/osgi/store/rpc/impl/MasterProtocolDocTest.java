@@ -1,0 +1,254 @@
+package org.mooncake.osgi.store.rpc.impl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.annotation.Annotation;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.mooncake.osgi.store.api.ErrorCode;
+import org.mooncake.osgi.store.api.StoreException;
+import org.mooncake.osgi.store.rpc.impl.MasterProtocolExamples.Example;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The master RPC examples of {@code docs/protocol.md} are what the Java encoder sends: each
+ * documented frame equals, byte for byte, the same message built by the production classes; the
+ * server, sent the documented requests, answers the documented responses; and the remote master
+ * client sends the documented requests (its own request id and deadline aside) and reads the
+ * documented responses back into the values the document states.
+ */
+@Timeout(60)
+class MasterProtocolDocTest {
+    private static final int MAX_FRAME = 1 << 20;
+    private static final long TIMEOUT_MS = 5_000;
+
+    private final ProtocolDocument doc = ProtocolDocument.load();
+    private final ExampleMaster master = new ExampleMaster();
+    private final MasterRpcServer server;
+
+    MasterProtocolDocTest() throws IOException {
+        server = new MasterRpcServer(config(), master);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        server.close();
+    }
+
+    @Test
+    void everyDocumentedFrameIsAnExampleAndEveryExampleIsDocumented() {
+        Set<String> expected = new LinkedHashSet<>();
+        for (Example e : MasterProtocolExamples.all()) {
+            expected.add(e.requestFrame());
+            expected.add(e.responseFrame());
+        }
+        assertEquals(expected, doc.frames("master-").keySet());
+    }
+
+    @Test
+    void documentedFramesAreWhatTheEncoderWrites() {
+        for (Example e : MasterProtocolExamples.all()) {
+            assertFrame(e.requestFrame(), MasterProtocolExamples.frame(e.request()));
+            assertFrame(e.responseFrame(), MasterProtocolExamples.frame(e.response()));
+        }
+    }
+
+    /** Decoded and encoded again, each documented frame gives back its bytes; its fields are the example's. */
+    @Test
+    void documentedFramesDecodeToTheirMessages() throws IOException {
+        for (Example e : MasterProtocolExamples.all()) {
+            Messages.Request request = Messages.CBOR.readValue(body(doc.frame(e.requestFrame())), Messages.Request.class);
+            assertEquals(List.of(e.request().id(), e.request().op(), e.request().deadlineMs()),
+                    List.of(request.id(), request.op(), request.deadlineMs()), e.requestFrame());
+            assertFrame(e.requestFrame(), MasterProtocolExamples.frame(request));
+            Messages.Response response = Messages.CBOR.readValue(body(doc.frame(e.responseFrame())),
+                    Messages.Response.class);
+            assertEquals(Arrays.asList(e.response().id(), e.response().code(), e.response().message()),
+                    Arrays.asList(response.id(), response.code(), response.message()), e.responseFrame());
+            assertFrame(e.responseFrame(), MasterProtocolExamples.frame(response));
+        }
+    }
+
+    @Test
+    void theServerAnswersTheDocumentedRequestsWithTheDocumentedResponses() throws IOException {
+        try (Socket s = connect()) {
+            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+            for (Example e : MasterProtocolExamples.CONNECTION) {
+                s.getOutputStream().write(doc.frame(e.requestFrame()));
+                assertFrame(e.responseFrame(), readFrame(in));
+            }
+        }
+        List<ExampleMaster.Call> expected = MasterProtocolExamples.CONNECTION.stream()
+                .map(Example::serverCall).filter(c -> c != null).toList();
+        assertEquals(expected, master.calls(), "what the server decoded from the documented requests");
+    }
+
+    @Test
+    void aRefusedHelloIsAnsweredAndTheConnectionClosed() throws IOException {
+        try (Socket s = connect()) {
+            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+            s.getOutputStream().write(doc.frame(MasterProtocolExamples.REFUSED_HELLO.requestFrame()));
+            assertFrame(MasterProtocolExamples.REFUSED_HELLO.responseFrame(), readFrame(in));
+            assertEquals(-1, in.read(), "the server closes the connection after refusing HELLO");
+        }
+    }
+
+    /** Generic CBOR encoders write maps with their length and keys in any order: the server takes both. */
+    @Test
+    void definiteLengthMapsInAnyKeyOrderAreAccepted() throws IOException {
+        Example hello = MasterProtocolExamples.CONNECTION.get(0);
+        Example heartbeat = MasterProtocolExamples.CONNECTION.get(1);
+        ObjectNode request = Messages.CBOR.createObjectNode();
+        request.set("args", heartbeat.request().args());
+        request.put("deadlineMs", heartbeat.request().deadlineMs());
+        request.put("op", heartbeat.request().op());
+        request.put("id", heartbeat.request().id());
+        byte[] frame = MasterProtocolExamples.frame(request);
+        assertEquals(0xa4, Byte.toUnsignedInt(frame[8]), "a map of 4 entries, length given");
+        try (Socket s = connect()) {
+            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+            s.getOutputStream().write(doc.frame(hello.requestFrame()));
+            assertFrame(hello.responseFrame(), readFrame(in));
+            s.getOutputStream().write(frame);
+            assertFrame(heartbeat.responseFrame(), readFrame(in));
+        }
+    }
+
+    /**
+     * A stand-in master that records the client's frames and answers each with the documented
+     * response of the same operation (under the client's request id).
+     */
+    @Test
+    void theClientSendsTheDocumentedRequestsAndReadsTheDocumentedResponses() throws Exception {
+        List<Example> called = MasterProtocolExamples.CONNECTION.stream()
+                .filter(e -> e.name().equals("hello") || e.clientCall() != null).toList();
+        BlockingQueue<byte[]> sent = new LinkedBlockingQueue<>();
+        try (ServerSocket fake = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Thread.ofVirtual().start(() -> answer(fake, called, sent));
+            try (RemoteMasterService remote = new RemoteMasterService(
+                    new InetSocketAddress(fake.getInetAddress(), fake.getLocalPort()), TIMEOUT_MS, MAX_FRAME)) {
+                for (Example e : called) {
+                    if (e.clientCall() == null) {
+                        continue; // HELLO: sent by the first call
+                    }
+                    long before = System.currentTimeMillis();
+                    if (e.clientResult() instanceof ErrorCode code) {
+                        StoreException x = assertThrows(StoreException.class, () -> e.clientCall().apply(remote));
+                        assertEquals(code, x.errorCode(), e.name());
+                        assertEquals(e.response().message(), x.detail(), e.name());
+                    } else {
+                        assertEquals(e.clientResult(), e.clientCall().apply(remote), e.name());
+                    }
+                    if (e == called.get(1)) {
+                        assertSent(called.get(0), sent.poll(TIMEOUT_MS, TimeUnit.MILLISECONDS), before);
+                    }
+                    assertSent(e, sent.poll(TIMEOUT_MS, TimeUnit.MILLISECONDS), before);
+                }
+            }
+        }
+    }
+
+    /** The client's frame is the documented one but for its own request id and its deadline, now + timeout. */
+    private void assertSent(Example e, byte[] frame, long before) throws IOException {
+        assertTrue(frame != null && frame.length > 0, e.name() + " was not sent, or the stand-in master failed");
+        Messages.Request got = Messages.CBOR.readValue(body(frame), Messages.Request.class);
+        assertEquals(HexFormat.of().formatHex(frame), HexFormat.of().formatHex(MasterProtocolExamples.frame(got)),
+                "decoding and encoding the client's " + e.name() + " gives back its bytes");
+        assertTrue(got.deadlineMs() >= before + TIMEOUT_MS && got.deadlineMs() <= System.currentTimeMillis() + TIMEOUT_MS,
+                "the deadline is now + timeout: " + got.deadlineMs());
+        assertFrame(e.requestFrame(), MasterProtocolExamples.frame(
+                new Messages.Request(e.request().id(), got.op(), e.request().deadlineMs(), got.args())));
+    }
+
+    private void answer(ServerSocket fake, List<Example> examples, BlockingQueue<byte[]> sent) {
+        try (Socket s = fake.accept(); OutputStream out = s.getOutputStream()) {
+            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+            for (Example e : examples) {
+                byte[] frame = readFrame(in);
+                sent.add(frame);
+                long id = Messages.CBOR.readValue(body(frame), Messages.Request.class).id();
+                Messages.Response documented = Messages.CBOR.readValue(body(doc.frame(e.responseFrame())),
+                        Messages.Response.class);
+                out.write(MasterProtocolExamples.frame(
+                        new Messages.Response(id, documented.code(), documented.message(), documented.result())));
+                out.flush();
+            }
+        } catch (IOException e) {
+            sent.add(new byte[0]);
+        }
+    }
+
+    private void assertFrame(String name, byte[] actual) {
+        byte[] documented = doc.frame(name);
+        if (!Arrays.equals(documented, actual)) {
+            fail("frame " + name + " of " + ProtocolDocument.RELATIVE_PATH + " is not what the encoder writes; it writes:\n"
+                    + "<!-- frame: " + name + " -->\n```hex\n" + CborAnnotator.frame(actual) + "```\n"
+                    + "documented: " + HexFormat.of().formatHex(documented) + "\nencoded:    "
+                    + HexFormat.of().formatHex(actual));
+        }
+    }
+
+    private static byte[] body(byte[] frame) {
+        return Arrays.copyOfRange(frame, 8, frame.length);
+    }
+
+    private static byte[] readFrame(DataInputStream in) throws IOException {
+        try {
+            return MasterProtocolExamples.frameOfBody(Frames.read(in, MAX_FRAME));
+        } catch (EOFException e) {
+            throw new EOFException("the connection closed before a whole frame arrived");
+        }
+    }
+
+    private Socket connect() throws IOException {
+        Socket s = new Socket("127.0.0.1", server.port());
+        s.setSoTimeout((int) TIMEOUT_MS);
+        return s;
+    }
+
+    private static MasterRpcServer.Config config() {
+        return new MasterRpcServer.Config() {
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return MasterRpcServer.Config.class;
+            }
+
+            @Override
+            public String bind_address() {
+                return "127.0.0.1";
+            }
+
+            @Override
+            public int port() {
+                return 0;
+            }
+
+            @Override
+            public int max_frame_bytes() {
+                return MAX_FRAME;
+            }
+        };
+    }
+}
