@@ -12,7 +12,7 @@ import org.mooncake.osgi.benchmarks.TransferBenchmark.Result;
 /**
  * The transfer goals, checked against one run's results: shm within 2x of memcpy; tcp at least
  * Redis at every size and 1.5x Redis from 32 MB; tcp at least 80% of one iperf3 stream from
- * 1 MiB (issue 3); the store over ucx at least 0.5x ucx_perftest over shared memory and 0.8x
+ * 1 MiB; the store over ucx at least 0.5x ucx_perftest over shared memory and 0.8x
  * ucx_perftest over TCP from 1 MiB. Each goal is an entry of {@link #GOALS}: a ratio of two
  * rows. A goal one of whose rows did not run at all (a peer not installed, a system not
  * selected, the ucx rows not there yet) is one line "not run", not guessed.

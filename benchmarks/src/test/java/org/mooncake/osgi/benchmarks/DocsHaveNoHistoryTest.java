@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * And every relative link in the docs leads to a file, and to a heading of it, that exists.
  */
 class DocsHaveNoHistoryTest {
-    /** The issue's pattern: "session" or "sessions", at most one space, a digit. */
-    static final Pattern NUMBERED_HISTORY = Pattern.compile("(?i)(?<![\\p{L}\\p{N}_])sessions? ?\\d");
+    /** "session(s)" or "issue(s)", at most one space and a '#', a digit: a numbered work session or tracker issue. */
+    static final Pattern NUMBERED_HISTORY = Pattern.compile("(?i)(?<![\\p{L}\\p{N}_])(?:sessions?|issues?) ?#?\\d");
     /** The one product use it also matches: the benchmarks' {@code --sessions N} option. */
     static final Pattern SESSIONS_OPTION = Pattern.compile("--$");
     static final Set<String> TEXT_EXTENSIONS = Set.of(
@@ -58,6 +58,10 @@ class DocsHaveNoHistoryTest {
         assertEquals(1, numberedHistory("in " + session + "s 12-14").size());
         assertEquals(1, numberedHistory(session + "s 5 and 6").size());
         assertEquals(1, numberedHistory("(" + session + "10)").size());
+        String issue = "issue";
+        assertEquals(1, numberedHistory("1 MiB (" + issue + " 3); the store").size());
+        assertEquals(1, numberedHistory("see " + issue + " #31").size());
+        assertEquals(List.of(), numberedHistory("a known " + issue + " of UCX 1.13"));
         assertEquals(List.of(), numberedHistory("`--quick --sessions 50` runs 50 sessions"));
         assertEquals(List.of(), numberedHistory("saves 97% in session mode, 10% of unique bytes"));
         assertEquals(List.of(), numberedHistory("600 sessions, scale 0.006; an EPD session; Gogo session"));

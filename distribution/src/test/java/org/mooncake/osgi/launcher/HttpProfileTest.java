@@ -11,9 +11,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -30,9 +32,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The http feature as a worker or proxy process runs it (profile {@code http-smoke}): every
- * bundle active, the admin endpoints on the one HTTP port through the JAX-RS whiteboard, and the
- * JDK admin server off.
+ * The shipped all-in-one profile with its one HTTP port, as workers and proxies run the http
+ * feature too: every bundle active, the admin endpoints on that port through the JAX-RS
+ * whiteboard beside the web console, and the JDK admin server off.
  */
 class HttpProfileTest {
     private static final Path HOME = Path.of(System.getProperty("mooncake.home"));
@@ -74,7 +76,7 @@ class HttpProfileTest {
     }
 
     @Test
-    void theAdminEndpointsAnswerOnTheOneHttpPortAndTheJdkServerStaysOff(@TempDir Path dir) throws Exception {
+    void allInOneServesTheAdminEndpointsAndTheConsoleOnItsOneHttpPortAndTheJdkServerStaysOff(@TempDir Path dir) throws Exception {
         Path home = copyOfHome(dir);
         boolean adminPortFreeBefore = !answers(9003);
         ConcurrentLinkedQueue<String> adminServerSaid = new ConcurrentLinkedQueue<>();
@@ -97,7 +99,7 @@ class HttpProfileTest {
         Logger felixHttpLog = Logger.getLogger(FELIX_HTTP);
         adminLog.addHandler(listen);
         felixHttpLog.addHandler(listen);
-        Profile profile = new FeatureReader(home.resolve("features")).profile("http-smoke");
+        Profile profile = new FeatureReader(home.resolve("features")).profile("all-in-one");
         long started = System.nanoTime();
         Container c = Container.start(home, "http", profile, Map.of("http.port", "0", "http.bind", "127.0.0.1"),
                 Map.of("gosh.args", "--nointeractive"));
@@ -113,7 +115,7 @@ class HttpProfileTest {
             assertTrue(metrics.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
             assertTrue(metrics.body().contains("\nmooncake_objects 0\n")
                     && metrics.body().contains("mooncake_eviction_policy_active{policy=\"lease-lru\"} 1\n"), metrics.body());
-            System.out.println("http-smoke: first 200 from /metrics " + firstAnswerMs + " ms after the start began");
+            System.out.println("all-in-one: first 200 from /metrics " + firstAnswerMs + " ms after the start began");
 
             HttpResponse<String> health = get(base, "health");
             assertEquals(200, health.statusCode(), health.body());
@@ -130,6 +132,14 @@ class HttpProfileTest {
             assertEquals(404, missing.statusCode());
             assertEquals(-704, new ObjectMapper().readTree(missing.body()).get("code").asInt(), "the error shape stays");
             assertEquals(404, get(base, "cxf/services").statusCode(), "CXF's own servlet is off");
+
+            HttpResponse<String> anonymous = get(base, "system/console/mooncake");
+            assertEquals(401, anonymous.statusCode(), "the web console asks for its login");
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base + "system/console/mooncake"))
+                    .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8)))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, page.statusCode(), "on loopback the default login opens the console");
+            assertTrue(page.body().contains("lease-lru"), "the Mooncake page names the active policy");
 
             for (Bundle b : c.context().getBundles()) {
                 assertEquals(Bundle.ACTIVE, b.getState(), b.getSymbolicName() + " is not active");

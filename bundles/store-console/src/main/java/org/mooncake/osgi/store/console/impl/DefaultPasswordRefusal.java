@@ -11,10 +11,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * The console's security provider while Felix HTTP binds a non-loopback address: a login with the
- * console's default password ({@value #DEFAULT_PASSWORD}, whatever the user name) is refused with
- * a log line that says how to set another; every other request goes to the next provider (the
- * console's own Basic login, which checks the configured user and password).
+ * The console's first security provider: while Felix HTTP binds a non-loopback address, a login
+ * with the console's default password ({@value #DEFAULT_PASSWORD}, whatever the user name) is
+ * refused with a log line that says how to set another; every other request, and every request
+ * while the bind is loopback, goes to the next provider (the console's own Basic login, which
+ * checks the configured user and password). The bind is asked at each such login, so a rebind
+ * while the process runs (a configuration of Felix HTTP) is followed at once.
  */
 final class DefaultPasswordRefusal implements SecurityProvider {
     /** The Felix Web Console's password until one is configured. */
@@ -24,21 +26,27 @@ final class DefaultPasswordRefusal implements SecurityProvider {
 
     private static final System.Logger LOG = System.getLogger(DefaultPasswordRefusal.class.getName());
 
-    private final String bind;
+    private final Supplier<String> host;
     private final Supplier<SecurityProvider> next;
 
     /** A user the next provider authenticated, with that provider, which alone may authorize it. */
     private record Delegated(SecurityProvider provider, Object user) {
     }
 
-    DefaultPasswordRefusal(String host, Supplier<SecurityProvider> next) {
-        this.bind = BindAddress.describe(host);
+    /** {@code host} answers the address Felix HTTP binds now (null: every interface). */
+    DefaultPasswordRefusal(Supplier<String> host, Supplier<SecurityProvider> next) {
+        this.host = host;
         this.next = next;
+    }
+
+    /** True while the bind reaches beyond this machine, so the default password must not open the console. */
+    boolean exposed() {
+        return !BindAddress.isLoopback(host.get());
     }
 
     /** What the refusal says, in the log and to the client. */
     String reason() {
-        return "the web console refuses its default password while Felix HTTP binds " + bind
+        return "the web console refuses its default password while Felix HTTP binds " + BindAddress.describe(host.get())
                 + ", not a loopback address: set a password (property 'password') in configuration " + CONSOLE_PID
                 + ", or bind Felix HTTP to loopback (org.apache.felix.http.host=127.0.0.1, a profile's http.bind)";
     }
@@ -46,7 +54,7 @@ final class DefaultPasswordRefusal implements SecurityProvider {
     @Override
     public Object authenticate(HttpServletRequest request, HttpServletResponse response) {
         BasicCredentials credentials = BasicCredentials.parse(request.getHeader("Authorization"));
-        if (credentials != null && DEFAULT_PASSWORD.equals(credentials.password())) {
+        if (credentials != null && DEFAULT_PASSWORD.equals(credentials.password()) && exposed()) {
             LOG.log(Level.WARNING, "refused a web console login as '" + credentials.user() + "' from "
                     + request.getRemoteAddr() + ": " + reason());
             answer(response, HttpServletResponse.SC_UNAUTHORIZED, "Refused: " + reason() + ".");

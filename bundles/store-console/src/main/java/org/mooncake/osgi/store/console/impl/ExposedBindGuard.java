@@ -1,5 +1,6 @@
 package org.mooncake.osgi.store.console.impl;
 
+import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.Comparator;
 import java.util.Dictionary;
@@ -10,6 +11,7 @@ import java.util.Map;
 import org.apache.felix.webconsole.spi.SecurityProvider;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
+import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -17,13 +19,17 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.cm.Configuration;
+import org.osgi.service.cm.ConfigurationAdmin;
 
 /**
- * Puts {@link DefaultPasswordRefusal} in front of the console's login when Felix HTTP binds an
- * address other than loopback (read once: the framework property does not change while the
- * process runs). On loopback it does nothing and the console's own login (admin/admin until
- * configured) applies. The refusal is the highest-ranked security provider, so the console asks it
- * first; it passes other logins to the highest-ranked provider besides itself.
+ * Puts {@link DefaultPasswordRefusal} in front of the console's login, as the highest-ranked
+ * security provider, so the console asks it first; it passes other logins to the highest-ranked
+ * provider besides itself. The bind it judges is Felix HTTP's effective one: the host of
+ * configuration {@value #HTTP_PID} where that sets one (an etc/ file, or the console's own
+ * Configuration page), else the framework property. So moving Jetty off loopback at run time
+ * closes the default password too; on loopback the console's own login (admin/admin until
+ * configured) applies.
  */
 @Component(immediate = true, service = {})
 public final class ExposedBindGuard {
@@ -41,22 +47,49 @@ public final class ExposedBindGuard {
             target = "(!(" + GUARD_PROPERTY + "=true))")
     private volatile List<Map.Entry<Map<String, Object>, SecurityProvider>> providers = List.of();
 
+    /** Where Felix HTTP reads its settings, the bind among them, when they are configured. */
+    static final String HTTP_PID = "org.apache.felix.http";
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile ConfigurationAdmin configurationAdmin;
+
+    private final BundleContext context;
     private final ServiceRegistration<SecurityProvider> refusal;
 
     @Activate
     public ExposedBindGuard(BundleContext context) {
-        String host = context.getProperty(BindAddress.HOST_PROPERTY);
-        if (BindAddress.isLoopback(host)) {
-            refusal = null;
-            return;
+        this.context = context;
+        DefaultPasswordRefusal guard = new DefaultPasswordRefusal(this::effectiveHost, this::next);
+        if (guard.exposed()) {
+            LOG.log(Level.WARNING, guard.reason());
         }
-        DefaultPasswordRefusal guard = new DefaultPasswordRefusal(host, this::next);
-        LOG.log(Level.WARNING, guard.reason());
         Dictionary<String, Object> props = new Hashtable<>();
         props.put(Constants.SERVICE_RANKING, Integer.MAX_VALUE);
         props.put(GUARD_PROPERTY, Boolean.TRUE);
         props.put(Constants.SERVICE_DESCRIPTION, "Refuses the web console's default password on a non-loopback bind");
         refusal = context.registerService(SecurityProvider.class, guard, props);
+    }
+
+    /** The host Felix HTTP binds now: its configuration's, else the framework property's. */
+    String effectiveHost() {
+        return effectiveHost(configurationAdmin, context.getProperty(BindAddress.HOST_PROPERTY));
+    }
+
+    static String effectiveHost(ConfigurationAdmin admin, String frameworkHost) {
+        if (admin != null) {
+            try {
+                Configuration[] found = admin.listConfigurations("(" + Constants.SERVICE_PID + "=" + HTTP_PID + ")");
+                Dictionary<String, Object> settings = found == null || found.length == 0 ? null : found[0].getProperties();
+                Object host = settings == null ? null : settings.get(BindAddress.HOST_PROPERTY);
+                if (host != null) {
+                    return host.toString();
+                }
+            } catch (IOException | InvalidSyntaxException e) {
+                // unknown: the framework property decides, and an unset one counts as exposed
+                LOG.log(Level.DEBUG, "could not read configuration " + HTTP_PID, e);
+            }
+        }
+        return frameworkHost;
     }
 
     /** The highest-ranked provider other than the refusal, or null while there is none. */
@@ -71,8 +104,6 @@ public final class ExposedBindGuard {
 
     @Deactivate
     void deactivate() {
-        if (refusal != null) {
-            refusal.unregister();
-        }
+        refusal.unregister();
     }
 }

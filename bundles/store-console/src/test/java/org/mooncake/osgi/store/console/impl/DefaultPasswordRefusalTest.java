@@ -41,6 +41,7 @@ class DefaultPasswordRefusalTest {
     /** The console's own login as far as the refusal sees it: accepts ops/s3cret, records logouts. */
     private static final class ConsoleLogin implements SecurityProvider {
         int logouts;
+        int asked;
 
         @Override
         public boolean authorize(Object user, String role) {
@@ -49,6 +50,7 @@ class DefaultPasswordRefusalTest {
 
         @Override
         public Object authenticate(HttpServletRequest request, HttpServletResponse response) {
+            asked++;
             BasicCredentials c = BasicCredentials.parse(request.getHeader("Authorization"));
             return c != null && c.user().equals("ops") && c.password().equals("s3cret") ? "ops" : null;
         }
@@ -60,7 +62,9 @@ class DefaultPasswordRefusalTest {
     }
 
     private final ConsoleLogin console = new ConsoleLogin();
-    private final DefaultPasswordRefusal refusal = new DefaultPasswordRefusal("0.0.0.0", () -> console);
+    /** What Felix HTTP binds, as the refusal asks it at each login. */
+    private volatile String bind = "0.0.0.0";
+    private final DefaultPasswordRefusal refusal = new DefaultPasswordRefusal(() -> bind, () -> console);
 
     @BeforeEach
     void captureLog() {
@@ -104,8 +108,25 @@ class DefaultPasswordRefusalTest {
     }
 
     @Test
+    void theBindIsJudgedAtEachLoginSoARebindWhileRunningIsFollowed() {
+        bind = "127.0.0.1";
+        HttpFakes.Recorded onLoopback = new HttpFakes.Recorded();
+        refusal.authenticate(HttpFakes.request(Map.of("Authorization", BasicCredentialsTest.header("admin:admin"))),
+                onLoopback.response());
+        assertEquals(1, console.asked, "on loopback the console's own login judges the default password");
+        assertTrue(logged.isEmpty());
+        bind = "0.0.0.0";
+        HttpFakes.Recorded exposed = new HttpFakes.Recorded();
+        assertNull(refusal.authenticate(HttpFakes.request(Map.of("Authorization", BasicCredentialsTest.header("admin:admin"))),
+                exposed.response()));
+        assertEquals(401, exposed.status);
+        assertEquals(1, console.asked, "refused before the console's login is asked");
+        assertEquals(1, logged.size());
+    }
+
+    @Test
     void withoutTheConsolesLoginNothingIsLetThrough() {
-        DefaultPasswordRefusal alone = new DefaultPasswordRefusal(null, () -> null);
+        DefaultPasswordRefusal alone = new DefaultPasswordRefusal(() -> null, () -> null);
         HttpFakes.Recorded answer = new HttpFakes.Recorded();
         assertNull(alone.authenticate(HttpFakes.request(Map.of("Authorization", BasicCredentialsTest.header("ops:s3cret"))),
                 answer.response()));
