@@ -123,6 +123,11 @@ public final class Container {
             for (List<String> group : StartOrder.groups(bundles.keySet(), plan.startOrder())) {
                 startAll(group.stream().map(bundles::get).toList(), b -> true);
             }
+            List<String> failed = FailedComponents.of(fw.getBundleContext(), plan.configurations().keySet());
+            if (!failed.isEmpty()) {
+                throw new BundleException("components the profile configured could not start:\n  "
+                        + String.join("\n  ", failed));
+            }
             c.httpEndpoints = List.copyOf(httpPort.isPresent()
                     ? HttpEndpoint.await(fw.getBundleContext(), httpPort.getAsInt(), 10_000)
                     : HttpEndpoint.of(fw.getBundleContext()));

@@ -16,6 +16,11 @@ public final class Main {
     }
 
     public static void main(String[] args) throws Exception {
+        // the JDK admin server's only guard against a client that sends half a request (read once
+        // per JVM, before its first server starts): cut off after 10 s; a -D on the command line wins
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", "10");
+        }
         String profile = "all-in-one";
         String instance = null;
         boolean headless = false;
@@ -24,7 +29,7 @@ public final class Main {
             System.exit(demo(args));
         }
         if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
-            System.out.println(USAGE + "\n" + DEMO_USAGE + "\n       ./mooncake bench transfer|policies|anatomy --help   (from a source checkout)");
+            System.out.println(USAGE + "\n" + DEMO_USAGE + "\n       ./mooncake bench transfer|policies|anatomy|faults --help   (from a source checkout)");
             System.exit(0);
         }
         if (args.length == 0 || !"start".equals(args[0])) {

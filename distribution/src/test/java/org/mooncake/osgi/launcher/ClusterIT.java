@@ -9,13 +9,20 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ReplicateConfig;
@@ -27,11 +34,61 @@ import org.mooncake.osgi.transport.tcp.TcpTransport;
 /**
  * A real cluster on loopback: a master process and two storage processes started with
  * bin/mooncake, and this JVM as a pure client. Objects cross processes over the master RPC and
- * the TCP transport; a storage node that dies takes its objects' replicas with it, whole.
+ * the TCP transport; a storage node that dies takes its objects' replicas with it, whole. The
+ * first cluster runs with mutual TLS on certificates from {@code bin/mooncake cert cluster}, the
+ * second without ({@code tls.insecure=true}).
  */
 class ClusterIT {
     private static final Path HOME = Path.of(System.getProperty("mooncake.home"));
+    private static final Path CERTS = HOME.resolve("..").resolve("cluster-certs");
     private final List<Process> processes = new ArrayList<>();
+
+    /** A CA, master, node, client and admin certificates, made once as an operator would. */
+    @BeforeAll
+    static void certificates() throws Exception {
+        if (Files.exists(CERTS.resolve("admin.p12"))) {
+            return;
+        }
+        if (Files.exists(CERTS)) {
+            try (var files = Files.list(CERTS)) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
+        Process p = new ProcessBuilder("bash", HOME.resolve("bin/mooncake").toString(), "cert", "cluster",
+                CERTS.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), out);
+    }
+
+    /** The --set arguments that give a process the certificate {@code name}. */
+    private static List<String> tls(String name) throws IOException {
+        return List.of("--set", "tls.keystore=" + CERTS.resolve(name + ".p12"), "--set",
+                "tls.truststore=" + CERTS.resolve("truststore.p12"), "--set", "tls.password=" + password());
+    }
+
+    private static String password() throws IOException {
+        return Files.readString(CERTS.resolve("password")).trim();
+    }
+
+    /** This JVM's side of mutual TLS, with the certificate {@code name}: the JDK's own API, as any client would. */
+    private static SSLContext context(String name) throws Exception {
+        char[] pw = password().toCharArray();
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(KeyStore.getInstance(CERTS.resolve(name + ".p12").toFile(), pw), pw);
+        TrustManagerFactory trust = TrustManagerFactory.getInstance("PKIX");
+        trust.init(KeyStore.getInstance(CERTS.resolve("truststore.p12").toFile(), pw));
+        SSLContext ctx = SSLContext.getInstance("TLSv1.3");
+        ctx.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
+        return ctx;
+    }
+
+    private static String[] args(List<String> first, List<String> more) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(more);
+        return all.toArray(String[]::new);
+    }
 
     private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
@@ -72,18 +129,29 @@ class ClusterIT {
     @Test
     void objectsCrossProcessesAndADeadStorageNodeTakesOnlyItsReplicas() throws Exception {
         int rpc = freePort();
-        String[] masterArgs = {"--profile", "master", "--set", "rpc.port=" + rpc, "--set", "admin.port=0",
-            "--set", "client.ttl.ms=4000"};
+        String[] masterArgs = args(List.of("--profile", "master", "--set", "rpc.port=" + rpc, "--set", "admin.port=0",
+            "--set", "client.ttl.ms=4000"), tls("master"));
         String address = "127.0.0.1:" + rpc;
+        String[] storageArgs = args(List.of("--profile", "storage", "--master", address, "--set", "segment.size=67108864"),
+                tls("node"));
+        // a cluster profile without certificates, and without tls.insecure=true, does not start its master link
+        Process refused = start("it-storage-no-tls", "--profile", "storage", "--master", address);
+        Path noTls = HOME.resolve("..").resolve("cluster-logs").resolve("it-storage-no-tls.log");
+        await("the refusal of a node without TLS", () -> Files.readString(noTls).contains("--set tls.insecure=true"));
+        assertTrue(refused.waitFor(60, TimeUnit.SECONDS), "a node that cannot reach its master securely stops");
+        assertEquals(1, refused.exitValue());
+        assertTrue(Files.readString(noTls).contains("components the profile configured could not start"),
+                Files.readString(noTls));
         // this node starts before its master: it mounts its segment once the master answers
-        Process s2 = start("it-storage-2", "--profile", "storage", "--master", address, "--set", "segment.size=67108864");
+        Process s2 = start("it-storage-2", storageArgs);
         Path s2log = HOME.resolve("..").resolve("cluster-logs").resolve("it-storage-2.log");
         await("storage 2 up without its master",
                 () -> Files.readString(s2log).contains("is mounted once the master answers"));
         Process masterProcess = start("it-master", masterArgs);
-        RemoteMasterService master = new RemoteMasterService(new InetSocketAddress("127.0.0.1", rpc), 3000, 16 << 20);
+        RemoteMasterService master = new RemoteMasterService(new InetSocketAddress("127.0.0.1", rpc), 3000, 16 << 20,
+                context("admin"));
         await("the master", () -> master.stats() != null);
-        Process s1 = start("it-storage-1", "--profile", "storage", "--master", address, "--set", "segment.size=67108864");
+        Process s1 = start("it-storage-1", storageArgs);
         await("two storage segments", () -> master.segments().size() == 2);
         // served over tcp to other processes (and in-process over local, which they skip)
         assertTrue(master.segments().stream().allMatch(s -> List.of(s.protocol().split(",")).contains("tcp")),
@@ -158,7 +226,7 @@ class ClusterIT {
     void aNodeKilledMidTransferFailsThePutAndTheGetCleanly() throws Exception {
         int rpc = freePort();
         start("it-kill-master", "--profile", "master", "--set", "rpc.port=" + rpc, "--set", "admin.port=0",
-                "--set", "client.ttl.ms=4000");
+                "--set", "client.ttl.ms=4000", "--set", "tls.insecure=true");
         RemoteMasterService master = new RemoteMasterService(new InetSocketAddress("127.0.0.1", rpc), 3000, 16 << 20);
         String address = "127.0.0.1:" + rpc;
         long big = 192L << 20;
@@ -175,7 +243,7 @@ class ClusterIT {
 
             // mid-put: kill the only node once the master has handed out the space
             Process node = start("it-kill-storage-1", "--profile", "storage", "--master", address,
-                    "--set", "segment.size=" + (256L << 20));
+                    "--set", "segment.size=" + (256L << 20), "--set", "tls.insecure=true");
             await("a storage segment", () -> master.segments().size() == 1);
             var putResult = java.util.concurrent.CompletableFuture.runAsync(
                     () -> client.putFrom("big", source, ReplicateConfig.DEFAULT));
@@ -194,7 +262,7 @@ class ClusterIT {
             node.waitFor();
             await("the dead node's segment dropped", () -> master.segments().isEmpty());
             Process second = start("it-kill-storage-2", "--profile", "storage", "--master", address,
-                    "--set", "segment.size=" + (256L << 20));
+                    "--set", "segment.size=" + (256L << 20), "--set", "tls.insecure=true");
             await("a new storage segment", () -> master.segments().size() == 1);
             client.putFrom("big", source, ReplicateConfig.DEFAULT);
             var getResult = java.util.concurrent.CompletableFuture.supplyAsync(() -> client.getInto("big", target));

@@ -37,7 +37,13 @@ public enum ErrorCode {
      * A put of the key is in progress: the object is being written and the key is taken until
      * that put ends or is revoked (OBJECT_ALREADY_EXISTS means a complete object holds it). Since 1.3.
      */
-    OBJECT_BEING_WRITTEN(-2004);
+    OBJECT_BEING_WRITTEN(-2004),
+    /**
+     * The caller's identity (its certificate, over the master RPC's mutual TLS) may not make this
+     * request: another tenant's key, another identity's client id, or an operation of a role it
+     * does not hold. Nothing was changed. Since 1.5.
+     */
+    ACCESS_DENIED(-2005);
 
     private final int code;
 

@@ -10,9 +10,10 @@
  * {@code upsertFromDevice}, {@code getIntoDevice} (staged through host buffers, checksummed on
  * the host copy), {@code registerDeviceBuffer}/{@code unregisterDeviceBuffer} and
  * {@code mountDeviceSegment} (a segment whose bytes live in device memory).
+ * 1.5: {@code ACCESS_DENIED}, the master RPC's refusal of a request the caller's identity may not make.
  */
 @Export
-@Version("1.4.0")
+@Version("1.5.0")
 package org.mooncake.osgi.store.api;
 
 import org.osgi.annotation.bundle.Export;

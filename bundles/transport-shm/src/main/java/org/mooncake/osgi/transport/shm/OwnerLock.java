@@ -47,7 +47,7 @@ final class OwnerLock {
     /** Creates and locks the lock file of {@code segmentFile}, which does not exist yet. */
     static OwnerLock take(Path segmentFile) throws IOException {
         Path lock = lockFileOf(segmentFile);
-        FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel ch = OwnerOnlyFiles.createNew(lock, StandardOpenOption.WRITE);
         try {
             HELD.add(lock);
             if (ch.tryLock() == null || !Files.exists(lock)) { // a reaper took it between create and lock

@@ -139,7 +139,8 @@ public final class ShmTransport implements Transport, AutoCloseable {
     /**
      * A file of the segment's size plus one {@link ControlPage} at its end; the segment itself is
      * mapped in {@code arena}, the control page in this transport's, so that withdrawing works
-     * even after the owner let go of the memory.
+     * even after the owner let go of the memory. The file and its lock are created readable and
+     * writable by this user only ({@link OwnerOnlyFiles}): peers on the host map it as the same user.
      *
      * <p>The file is written full of zeros before it is mapped, so that every page is backed: a
      * sparse file on a tmpfs that fills up (Docker gives {@code /dev/shm} 64 MB by default) would
@@ -166,8 +167,7 @@ public final class ShmTransport implements Transport, AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the owner lock of shared segment file " + file, e);
         }
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
+        try (FileChannel ch = OwnerOnlyFiles.createNew(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             backEveryPage(ch, fileBytes, sizeBytes);
             MemorySegment memory = ch.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes, arena);
             ControlPage control = ControlPage.create(ch.map(FileChannel.MapMode.READ_WRITE, sizeBytes, ControlPage.SIZE,

@@ -98,6 +98,29 @@ class ShmTransportTest {
         assertFalse(one(TransferOp.READ, arena.allocate(10), ep, (1 << 20) - 5).completed(), "out of range");
     }
 
+    /**
+     * A segment file and its lock file are the owner's alone (0600) from the moment they exist, so
+     * another user on the host can neither read nor overwrite the objects; a peer of the same user
+     * still maps the segment.
+     */
+    @Test
+    void segmentFilesAreReadableAndWritableByTheirOwnerOnly() throws Exception {
+        SegmentEndpoint ep = ownerAndPeerWithSegment(1 << 16);
+        var ownerOnly = java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
+        try (var files = Files.list(dir)) {
+            List<Path> all = files.toList();
+            assertEquals(2, all.size(), "the segment and its lock: " + all);
+            for (Path f : all) {
+                assertEquals(ownerOnly, Files.getPosixFilePermissions(f), f.toString());
+            }
+        }
+        byte[] data = {1, 2, 3};
+        assertTrue(one(TransferOp.WRITE, MemorySegment.ofArray(data), ep, 0).completed(), "a peer of the same user");
+        byte[] back = new byte[3];
+        assertTrue(one(TransferOp.READ, MemorySegment.ofArray(back), ep, 0).completed());
+        assertEquals(-1, MemorySegment.ofArray(back).mismatch(MemorySegment.ofArray(data)));
+    }
+
     /** An owner with segment "s" of {@code size} bytes, and a peer; returns the segment's endpoint. */
     private SegmentEndpoint ownerAndPeerWithSegment(long size) {
         owner = new ShmTransport(config());

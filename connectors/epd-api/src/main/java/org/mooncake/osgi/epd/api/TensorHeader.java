@@ -66,7 +66,7 @@ public record TensorHeader(DType dtype, long[] shape, long[] localShape, int lay
         if (flags != 0) {
             throw new TensorFormatException("flags 0x" + Integer.toHexString(flags) + " set (version 1 defines none)");
         }
-        if (dataBytes != elements(localShape) * dtype.bytes()) {
+        if (dataBytes != payloadBytes(dtype, localShape)) {
             throw new TensorFormatException("data bytes " + dataBytes + " do not match local shape "
                     + Arrays.toString(localShape) + " of " + dtype.keyName());
         }
@@ -76,15 +76,22 @@ public record TensorHeader(DType dtype, long[] shape, long[] localShape, int lay
 
     /** The header of an unsharded dense tensor. */
     public static TensorHeader dense(DType dtype, long... shape) {
-        return new TensorHeader(dtype, shape, shape, LAYOUT_DENSE, 0, elements(shape) * dtype.bytes());
+        return new TensorHeader(dtype, shape, shape, LAYOUT_DENSE, 0, payloadBytes(dtype, shape));
     }
 
-    private static long elements(long[] dims) {
-        long n = 1;
-        for (long d : dims) {
-            n = Math.multiplyExact(n, d);
+    /** The payload's size; a shape of more than {@code Long.MAX_VALUE - SIZE} bytes is refused, not wrapped. */
+    private static long payloadBytes(DType dtype, long[] dims) {
+        try {
+            long n = dtype.bytes();
+            for (long d : dims) {
+                n = Math.multiplyExact(n, d);
+            }
+            Math.addExact(n, SIZE);
+            return n;
+        } catch (ArithmeticException e) {
+            throw new TensorFormatException("shape " + Arrays.toString(dims) + " of " + dtype.keyName()
+                    + " holds more bytes than an object can");
         }
-        return n;
     }
 
     @Override

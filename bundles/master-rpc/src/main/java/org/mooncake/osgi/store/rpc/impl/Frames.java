@@ -2,6 +2,7 @@ package org.mooncake.osgi.store.rpc.impl;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 
 /**
@@ -44,8 +45,12 @@ final class Frames {
         if (length < 0 || length > maxBytes) {
             throw new BadFrame("frame of " + length + " bytes (limit " + maxBytes + ")");
         }
-        byte[] body = new byte[length];
-        in.readFully(body);
+        // grown as the bytes arrive, not sized by the header: a peer that announces a large frame
+        // and sends little holds little
+        byte[] body = in.readNBytes(length);
+        if (body.length != length) {
+            throw new EOFException("frame cut short: " + body.length + " of " + length + " bytes");
+        }
         return body;
     }
 

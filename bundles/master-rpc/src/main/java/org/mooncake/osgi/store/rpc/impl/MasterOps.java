@@ -21,8 +21,19 @@ final class MasterOps {
     private MasterOps() {
     }
 
-    /** Positional arguments, converted to the types an operation expects; a bad one is INVALID_PARAMS. */
-    record Args(JsonNode array) {
+    /** The most keys (or completions) one batch request may carry, unless the server is configured otherwise. */
+    static final int DEFAULT_MAX_BATCH = 65_536;
+
+    /**
+     * Positional arguments, converted to the types an operation expects; a bad one is
+     * INVALID_PARAMS: missing, null, of the wrong type, a list holding a null, or a list longer than
+     * {@code maxBatch} (checked on the decoded tree, before the master does any work for it).
+     */
+    record Args(JsonNode array, int maxBatch) {
+        Args(JsonNode array) {
+            this(array, DEFAULT_MAX_BATCH);
+        }
+
         <T> T get(int i, Class<T> type) {
             return convert(i, type, null);
         }
@@ -41,9 +52,23 @@ final class MasterOps {
             if (array == null || !array.isArray() || i >= array.size()) {
                 throw new StoreException(ErrorCode.INVALID_PARAMS, "argument " + i + " is missing");
             }
+            JsonNode arg = array.get(i);
+            if (arg.isNull()) {
+                throw new StoreException(ErrorCode.INVALID_PARAMS, "argument " + i + " is null");
+            }
+            if (arg.isArray() && arg.size() > maxBatch) {
+                throw new StoreException(ErrorCode.INVALID_PARAMS, "argument " + i + " holds " + arg.size()
+                        + " entries; a batch holds at most " + maxBatch);
+            }
             try {
-                return type != null ? Messages.CBOR.treeToValue(array.get(i), type)
-                        : Messages.CBOR.readerFor(ref).readValue(array.get(i));
+                T value = type != null ? Messages.CBOR.treeToValue(arg, type) : Messages.CBOR.readerFor(ref).readValue(arg);
+                if (value == null) { // e.g. an empty string where a Boolean goes: Jackson coerces it to null
+                    throw new StoreException(ErrorCode.INVALID_PARAMS, "argument " + i + " is empty");
+                }
+                if (value instanceof List<?> list && list.stream().anyMatch(java.util.Objects::isNull)) {
+                    throw new StoreException(ErrorCode.INVALID_PARAMS, "argument " + i + " holds a null");
+                }
+                return value;
             } catch (StoreException e) {
                 throw e;
             } catch (Exception e) {

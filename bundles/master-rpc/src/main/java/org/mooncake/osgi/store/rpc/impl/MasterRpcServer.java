@@ -11,8 +11,13 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.security.cert.X509Certificate;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
 
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.StoreException;
@@ -34,6 +39,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * its requests run in order, so TCP flow control is the back-pressure. The first request of a
  * connection must be {@code HELLO} with the protocol version. A malformed frame ends its
  * connection; a bad request gets an error response; neither touches other connections.
+ * <p>
+ * With TLS (the {@code tls.*} properties) every connection is TLS 1.3 with a client certificate
+ * of the cluster CA, and its identity ({@link PeerIdentity}) bounds what it may do
+ * ({@link GuardedMaster}); without ({@code tls.insecure=true}) anyone who reaches the port may do
+ * anything, which is why the default bind address is loopback.
  */
 @Component(service = MasterRpcServer.class, immediate = true, configurationPid = MasterRpcServer.PID,
         configurationPolicy = ConfigurationPolicy.REQUIRE)
@@ -44,33 +54,69 @@ public final class MasterRpcServer implements AutoCloseable {
 
     @ObjectClassDefinition(name = "Mooncake master RPC server")
     public @interface Config {
-        @AttributeDefinition(description = "Address to bind")
-        String bind_address() default "0.0.0.0";
+        @AttributeDefinition(description = "Address to bind (loopback unless set: a reachable address "
+                + "should come with TLS)")
+        String bind_address() default "127.0.0.1";
 
         @AttributeDefinition(description = "TCP port (upstream's rpc port); 0 picks a free one")
         int port() default 50051;
 
         @AttributeDefinition(description = "Largest frame accepted, bytes")
         int max_frame_bytes() default 16 << 20;
+
+        @AttributeDefinition(description = "Most keys (or completions) one batch request may carry; a longer "
+                + "batch is refused with INVALID_PARAMS before the master does any work")
+        int max_batch_keys() default MasterOps.DEFAULT_MAX_BATCH;
+
+        @AttributeDefinition(description = "A frame must arrive whole within this many ms of its first byte: "
+                + "a peer that trickles bytes (a slowloris) is cut off")
+        int frame_timeout_ms() default 30_000;
+
+        @AttributeDefinition(description = "A connection that sends nothing for this many ms is closed "
+                + "(0: never); clients heartbeat far more often and reconnect when they need to")
+        int idle_timeout_ms() default 600_000;
+
+        @AttributeDefinition(description = "PKCS12 keystore with this master's key and certificate (role master), "
+                + "signed by the cluster CA; empty: no TLS")
+        String tls_keystore() default "";
+
+        @AttributeDefinition(description = "PKCS12 truststore with the cluster CA certificate; "
+                + "client certificates must chain to it")
+        String tls_truststore() default "";
+
+        @AttributeDefinition(description = "Password of the keystore and the truststore",
+                type = org.osgi.service.metatype.annotations.AttributeType.PASSWORD)
+        String tls_password() default "";
+
+        @AttributeDefinition(description = "Serve without TLS: anyone who reaches the port may act as any "
+                + "client and tenant. Without TLS configured and without this, the server refuses to start")
+        boolean tls_insecure() default false;
     }
+
+    /** How long a connection has to complete its TLS handshake. */
+    static final int HANDSHAKE_TIMEOUT_MS = 10_000;
 
     private final MasterService master;
     private final ServerSocket server;
     private final int maxFrame;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+    private final ClientIdOwners owners = new ClientIdOwners();
     private final Thread acceptor;
     private volatile boolean closed;
 
     /** A configuration, read and checked: a broken one fails here, before anything changes. */
-    record Settings(String bindAddress, int port, int maxFrameBytes) {
+    record Settings(String bindAddress, int port, int maxFrameBytes, int maxBatchKeys, FrameTimeouts timeouts,
+            ClusterTls tls) {
         Settings {
-            if (port < 0 || port > 65535 || maxFrameBytes < 1024) {
-                throw new IllegalArgumentException("port must be 0-65535 and max_frame_bytes >= 1024");
+            if (port < 0 || port > 65535 || maxFrameBytes < 1024 || maxBatchKeys < 1) {
+                throw new IllegalArgumentException("port must be 0-65535, max_frame_bytes >= 1024 and max_batch_keys >= 1");
             }
         }
 
         static Settings of(Config c) {
-            return new Settings(c.bind_address(), c.port(), c.max_frame_bytes());
+            return new Settings(c.bind_address(), c.port(), c.max_frame_bytes(), c.max_batch_keys(),
+                    new FrameTimeouts(c.idle_timeout_ms(), c.frame_timeout_ms()),
+                    ClusterTls.of(c.tls_keystore(), c.tls_truststore(), c.tls_password(), c.tls_insecure(), PID));
         }
     }
 
@@ -79,14 +125,25 @@ public final class MasterRpcServer implements AutoCloseable {
     @Activate
     public MasterRpcServer(Config c, @Reference(target = "(!(" + RemoteMasterService.REMOTE_PROPERTY + "=true))")
             MasterService master) throws IOException {
-        this.settings = Settings.of(c);
+        this.settings = refusedLoudly(() -> Settings.of(c));
         this.master = master;
         this.maxFrame = settings.maxFrameBytes();
-        this.server = new ServerSocket();
+        this.server = serverSocket(settings.tls());
         server.setReuseAddress(true);
         server.bind(new InetSocketAddress(settings.bindAddress(), settings.port()), 256);
         acceptor = Thread.ofPlatform().daemon().name("mooncake-rpc-accept").start(this::accept);
-        LOG.log(Level.INFO, "master RPC on {0}:{1}", settings.bindAddress(), String.valueOf(port()));
+        LOG.log(Level.INFO, "master RPC on {0}:{1}, {2}", settings.bindAddress(), String.valueOf(port()),
+                settings.tls() == null ? "without TLS (tls.insecure)" : settings.tls());
+    }
+
+    private static ServerSocket serverSocket(ClusterTls tls) throws IOException {
+        if (tls == null) {
+            return new ServerSocket();
+        }
+        SSLContext ctx = tls.context();
+        SSLServerSocket s = (SSLServerSocket) ctx.getServerSocketFactory().createServerSocket();
+        s.setSSLParameters(ClusterTls.parameters(ctx, true));
+        return s;
     }
 
     /**
@@ -139,32 +196,62 @@ public final class MasterRpcServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The master as this connection may use it: after a TLS handshake, guarded by the identity in
+     * its certificate; in plain text, the master itself.
+     */
+    private MasterService masterFor(Socket s) throws IOException {
+        if (!(s instanceof SSLSocket tls)) {
+            return master;
+        }
+        s.setSoTimeout(HANDSHAKE_TIMEOUT_MS); // a peer that never finishes its handshake holds nothing for long
+        tls.startHandshake();
+        s.setSoTimeout(0);
+        PeerIdentity who;
+        try {
+            who = PeerIdentity.of((X509Certificate) tls.getSession().getPeerCertificates()[0]);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("refused a client certificate: " + e.getMessage());
+        }
+        return new GuardedMaster(master, who, owners);
+    }
+
     private void serve(Socket s) {
-        try (s; DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+        try (s) {
+            serve(s, masterFor(s));
+        } catch (EOFException | SocketException e) {
+            // the client went away
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "closing an RPC connection from {0}: {1}", s.getRemoteSocketAddress(), e.getMessage());
+        } finally {
+            connections.remove(s);
+        }
+    }
+
+    private void serve(Socket s, MasterService master) throws IOException {
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
             boolean greeted = false;
             int version = 0;
             while (true) {
-                Messages.Request req = Messages.CBOR.readValue(Frames.read(in, maxFrame), Messages.Request.class);
+                Messages.Request req = Messages.CBOR.readValue(settings.timeouts().read(s, in, maxFrame),
+                        Messages.Request.class);
+                if (req == null) {
+                    throw new Frames.BadFrame("a frame whose body is CBOR null, not a request");
+                }
                 Messages.Response resp;
                 if (!greeted) {
                     resp = hello(req);
                     greeted = resp.code() == 0;
                     version = greeted ? resp.result().asInt() : 0;
                 } else {
-                    resp = handle(req, version);
+                    resp = handle(req, version, master, settings.maxBatchKeys());
                 }
                 Frames.write(out, Messages.CBOR.writeValueAsBytes(resp));
                 if (!greeted) {
                     return;
                 }
             }
-        } catch (EOFException | SocketException e) {
-            // the client went away
-        } catch (IOException e) {
-            LOG.log(Level.WARNING, "closing an RPC connection: {0}", e.getMessage());
-        } finally {
-            connections.remove(s);
         }
     }
 
@@ -183,19 +270,21 @@ public final class MasterRpcServer implements AutoCloseable {
         return new Messages.Response(req.id(), 0, null, Messages.CBOR.valueToTree(v.asInt()));
     }
 
-    private Messages.Response handle(Messages.Request req, int version) {
+    private static Messages.Response handle(Messages.Request req, int version, MasterService master, int maxBatch) {
         try {
             if (req.deadlineMs() > 0 && System.currentTimeMillis() > req.deadlineMs()) {
                 throw new StoreException(ErrorCode.RPC_FAIL, "deadline passed before the master got to it");
             }
             MasterOps.Op op = MasterOps.Op.named(req.op());
-            Object result = op.handler.run(master, new MasterOps.Args(req.args()));
+            Object result = op.handler.run(master, new MasterOps.Args(req.args(), maxBatch));
             if (version < 3) {
                 result = OlderClients.inVersion2(result);
             }
             return new Messages.Response(req.id(), 0, null, Messages.CBOR.valueToTree(result));
         } catch (StoreException e) {
             return error(req.id(), e);
+        } catch (AccessDenied e) {
+            return new Messages.Response(req.id(), AccessDenied.CODE, e.getMessage(), null);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "master operation " + req.op() + " failed", e);
             return error(req.id(), new StoreException(ErrorCode.INTERNAL_ERROR, e.toString()));
@@ -218,6 +307,16 @@ public final class MasterRpcServer implements AutoCloseable {
         }
         for (Socket s : connections) {
             s.close();
+        }
+    }
+
+    /** A configuration refused at activation is logged with its reason before DS reports the failure. */
+    private static Settings refusedLoudly(java.util.function.Supplier<Settings> read) {
+        try {
+            return read.get();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "not started: " + e.getMessage());
+            throw e;
         }
     }
 }

@@ -36,10 +36,26 @@ public final class RemoteMasterComponent {
 
         @AttributeDefinition(description = "Largest frame accepted, bytes")
         int max_frame_bytes() default 16 << 20;
+
+        @AttributeDefinition(description = "PKCS12 keystore with this process's key and certificate (its "
+                + "identity: CN, role and tenants), signed by the cluster CA; empty: no TLS")
+        String tls_keystore() default "";
+
+        @AttributeDefinition(description = "PKCS12 truststore with the cluster CA certificate; the master's "
+                + "certificate must chain to it and carry the master role")
+        String tls_truststore() default "";
+
+        @AttributeDefinition(description = "Password of the keystore and the truststore",
+                type = org.osgi.service.metatype.annotations.AttributeType.PASSWORD)
+        String tls_password() default "";
+
+        @AttributeDefinition(description = "Talk to the master without TLS (it must serve without TLS too). "
+                + "Without TLS configured and without this, the component refuses to start")
+        boolean tls_insecure() default false;
     }
 
     /** A configuration, read and checked: a broken one fails here, before anything changes. */
-    record Settings(String host, int port, long timeoutMs, int maxFrameBytes) {
+    record Settings(String host, int port, long timeoutMs, int maxFrameBytes, ClusterTls tls) {
         static Settings of(Config c) {
             String a = c.master_address();
             int colon = a == null ? -1 : a.lastIndexOf(':');
@@ -47,7 +63,8 @@ public final class RemoteMasterComponent {
                 throw new IllegalArgumentException("master_address must be host:port and timeout_ms > 0, was " + a);
             }
             return new Settings(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1)), c.timeout_ms(),
-                    c.max_frame_bytes());
+                    c.max_frame_bytes(),
+                    ClusterTls.of(c.tls_keystore(), c.tls_truststore(), c.tls_password(), c.tls_insecure(), PID));
         }
 
         String address() {
@@ -62,9 +79,9 @@ public final class RemoteMasterComponent {
 
     @Activate
     public RemoteMasterComponent(Config c, BundleContext context) {
-        settings = Settings.of(c);
+        this.settings = refusedLoudly(() -> Settings.of(c));
         remote = new RemoteMasterService(new InetSocketAddress(settings.host(), settings.port()), settings.timeoutMs(),
-                settings.maxFrameBytes());
+                settings.maxFrameBytes(), settings.tls() == null ? null : settings.tls().context());
         Dictionary<String, Object> props = new Hashtable<>();
         props.put(RemoteMasterService.REMOTE_PROPERTY, true);
         props.put("mooncake.master.address", settings.address());
@@ -97,5 +114,15 @@ public final class RemoteMasterComponent {
     void deactivate() {
         registration.unregister();
         remote.close();
+    }
+
+    /** A configuration refused at activation is logged with its reason before DS reports the failure. */
+    private static Settings refusedLoudly(java.util.function.Supplier<Settings> read) {
+        try {
+            return read.get();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "not started: " + e.getMessage());
+            throw e;
+        }
     }
 }

@@ -39,18 +39,26 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
     private final InetSocketAddress address;
     private final long timeoutMs;
     private final int maxFrame;
+    private final javax.net.ssl.SSLContext tls;
     private RpcConnection connection;
 
+    /** A master reached in plain text. */
     public RemoteMasterService(InetSocketAddress address, long timeoutMs, int maxFrame) {
+        this(address, timeoutMs, maxFrame, null);
+    }
+
+    /** A master reached over TLS with {@code tls} (the cluster's client certificate and CA), or plain text when null. */
+    public RemoteMasterService(InetSocketAddress address, long timeoutMs, int maxFrame, javax.net.ssl.SSLContext tls) {
         this.address = address;
         this.timeoutMs = timeoutMs;
         this.maxFrame = maxFrame;
+        this.tls = tls;
     }
 
     private synchronized RpcConnection connection() {
         if (connection == null || !connection.usable()) {
             try {
-                RpcConnection c = new RpcConnection(address, (int) Math.min(timeoutMs, Integer.MAX_VALUE), maxFrame);
+                RpcConnection c = new RpcConnection(address, (int) Math.min(timeoutMs, Integer.MAX_VALUE), maxFrame, tls);
                 Messages.Response hello = c.call("HELLO", args(Frames.PROTOCOL_VERSION), timeoutMs);
                 if (hello.code() != 0) {
                     c.close();

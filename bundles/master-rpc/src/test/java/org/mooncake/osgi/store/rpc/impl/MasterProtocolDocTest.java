@@ -10,7 +10,6 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.annotation.Annotation;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -229,26 +228,6 @@ class MasterProtocolDocTest {
     }
 
     private static MasterRpcServer.Config config() {
-        return new MasterRpcServer.Config() {
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return MasterRpcServer.Config.class;
-            }
-
-            @Override
-            public String bind_address() {
-                return "127.0.0.1";
-            }
-
-            @Override
-            public int port() {
-                return 0;
-            }
-
-            @Override
-            public int max_frame_bytes() {
-                return MAX_FRAME;
-            }
-        };
+        return ServerConfig.plain(0, MAX_FRAME);
     }
 }

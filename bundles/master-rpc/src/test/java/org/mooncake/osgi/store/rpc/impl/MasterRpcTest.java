@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.lang.annotation.Annotation;
 import java.lang.foreign.Arena;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -63,27 +62,7 @@ class MasterRpcTest {
     }
 
     static MasterRpcServer.Config config(int port, int maxFrame) {
-        return new MasterRpcServer.Config() {
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return MasterRpcServer.Config.class;
-            }
-
-            @Override
-            public String bind_address() {
-                return "127.0.0.1";
-            }
-
-            @Override
-            public int port() {
-                return port;
-            }
-
-            @Override
-            public int max_frame_bytes() {
-                return maxFrame;
-            }
-        };
+        return ServerConfig.plain(port, maxFrame);
     }
 
     @AfterEach

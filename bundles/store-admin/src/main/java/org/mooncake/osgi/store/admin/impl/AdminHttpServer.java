@@ -55,8 +55,25 @@ public final class AdminHttpServer {
                 + "serves the admin endpoints on the http feature's port, org.mooncake.osgi.store.admin.rest)")
         int port() default 9003;
 
-        @AttributeDefinition(description = "Address to bind")
-        String bind_address() default "0.0.0.0";
+        @AttributeDefinition(description = "Address to bind; 127.0.0.1 keeps the endpoints to this host, 0.0.0.0 "
+                + "opens them to every interface")
+        String bind_address() default "127.0.0.1";
+    }
+
+    /**
+     * The JVM system property that cuts off slow clients: seconds a client may take to send a
+     * whole request (request line and headers) before the JDK server closes its connection, so
+     * that a client sending half a request and then nothing (a slowloris) holds no connection for
+     * good. Unset or not above 0: no limit. The JDK reads it once per JVM, when its first HTTP
+     * server starts, and offers no setting per server, hence a JVM option (the mooncake launcher sets it)
+     * rather than a property of this PID.
+     */
+    static final String REQUEST_TIMEOUT_PROPERTY = "sun.net.httpserver.maxReqTime";
+
+    /** {@link #REQUEST_TIMEOUT_PROPERTY} in seconds; -1 when there is no limit. */
+    static long requestTimeoutSeconds() {
+        long seconds = Long.getLong(REQUEST_TIMEOUT_PROPERTY, -1);
+        return seconds > 0 ? seconds : -1;
     }
 
     private final AdminEndpoints endpoints = new AdminEndpoints();
@@ -118,6 +135,14 @@ public final class AdminHttpServer {
         s.start();
         served = at;
         LOG.log(Level.INFO, "admin endpoint on http://{0}:{1}/", at.bind(), String.valueOf(s.getAddress().getPort()));
+        long timeout = requestTimeoutSeconds();
+        if (timeout > 0) {
+            LOG.log(Level.DEBUG, "admin endpoint: a client that takes over {0} s to send a request is cut off", timeout);
+        } else {
+            LOG.log(Level.WARNING, "admin endpoint: a client that sends half a request and then nothing holds its "
+                    + "connection for good; start the JVM with -D{0}=SECONDS to cut it off (the mooncake launcher sets 10)",
+                    REQUEST_TIMEOUT_PROPERTY);
+        }
         return s;
     }
 

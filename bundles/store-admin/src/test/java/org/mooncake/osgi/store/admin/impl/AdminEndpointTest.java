@@ -47,7 +47,7 @@ class AdminEndpointTest {
         server = new AdminHttpServer(config(0, "127.0.0.1"));
     }
 
-    private static AdminHttpServer.Config config(int port, String bind) {
+    static AdminHttpServer.Config config(int port, String bind) {
         return new AdminHttpServer.Config() {
             @Override
             public Class<? extends Annotation> annotationType() {

@@ -2,6 +2,7 @@ package org.mooncake.osgi.store.client.impl;
 
 import java.lang.System.Logger.Level;
 import java.lang.foreign.MemorySegment;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,6 +13,7 @@ import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
+import org.mooncake.osgi.store.master.SegmentStats;
 import org.mooncake.osgi.store.spi.device.DeviceBuffer;
 import org.mooncake.osgi.store.spi.transport.Transport;
 
@@ -19,11 +21,13 @@ import org.mooncake.osgi.store.spi.transport.Transport;
  * The segments one client contributes, who serves each, and what the master knows of them: a
  * segment is served by every transport bound that can serve it, transports come and go (bundles
  * updated), the master may be unreachable or restart, and after each change the master is told
- * the endpoints of now.
+ * the endpoints of now. The master may also lose a segment while this client lives (it restarted,
+ * or another caller unmounted it): each heartbeat checks, mounts such a segment again, and keeps
+ * the reason of any segment that contributes nothing for {@code /health}.
  *
  * <p>Threads: everything here runs under one lock, taken by mounts and unmounts (any caller),
  * transports bound and unbound (DS threads) and heartbeats (the client's scheduler); all rare,
- * and the data path never takes it. {@link #contains} reads without it.
+ * and the data path never takes it. {@link #contains} and {@link #notContributing} read without it.
  */
 final class ContributedSegments {
     private static final System.Logger LOG = System.getLogger(ContributedSegments.class.getName());
@@ -38,6 +42,11 @@ final class ContributedSegments {
     private final Set<String> untold = ConcurrentHashMap.newKeySet();
     /** The master's registration of this client; a new one means our segments were forgotten. Under {@link #lock}. */
     private long registration;
+    /** Why a segment contributes nothing now, by name; changed under {@link #lock}, read without. */
+    private final Map<String, String> notContributing = new ConcurrentHashMap<>();
+
+    private static final String SERVED_BY_NOTHING = "served by no transport here; mounted again once a transport "
+            + "that can serve it starts";
 
     ContributedSegments(MasterService master, Transports transports, String clientId) {
         this.master = master;
@@ -62,23 +71,71 @@ final class ContributedSegments {
 
     /**
      * A heartbeat reached the master, which answered with this client's registration. After a
-     * master restart, or after it declared this client dead (a new registration), the segments
-     * are mounted again (the objects they held are gone); then what it missed is told.
+     * master restart, or after it declared this client dead (a new registration), every segment is
+     * mounted again (the objects they held are gone). Otherwise the master is asked which of this
+     * client's segments it holds, and one it no longer holds (unmounted by another caller) is
+     * mounted again too. A segment that cannot be mounted is recorded with the reason
+     * ({@link #notContributing}) and tried again at the next heartbeat. Then what the master
+     * missed is told.
      */
     void heard(long registrationNow) {
         synchronized (lock) {
-            if (registrationNow != registration) { // a restarted master, a new registration, or the first contact
-                for (OwnSegment s : own.values()) {
-                    mountAgain(s.descriptor(clientId));
-                }
-            }
+            // a restarted master, a new registration, or the first contact: it holds none of them
+            boolean forgotten = registrationNow != registration;
             registration = registrationNow;
+            Set<String> held = forgotten || own.isEmpty() ? Set.of() : heldByMaster();
+            for (OwnSegment s : own.values()) {
+                if (!forgotten && held.contains(s.name)) {
+                    stillHeld(s);
+                    continue;
+                }
+                if (!forgotten && !notContributing.containsKey(s.name)) {
+                    LOG.log(Level.WARNING, "the master no longer holds segment {0} of client {1} (another caller "
+                            + "unmounted it); mounting it again, empty", s.name, clientId);
+                }
+                mountAgain(s);
+            }
             for (String name : List.copyOf(untold)) {
                 OwnSegment s = own.get(name);
                 if (s == null || tell(s, false)) {
                     untold.remove(name);
                 }
             }
+        }
+    }
+
+    /**
+     * Why each segment that contributes nothing now does not, by name; empty when every one
+     * contributes. Read without the lock (health probes).
+     */
+    Map<String, String> notContributing() {
+        return Map.copyOf(notContributing);
+    }
+
+    /** The names of this client's segments that the master holds; one call, whatever the number of segments. */
+    private Set<String> heldByMaster() {
+        Set<String> held = new HashSet<>();
+        for (SegmentStats s : master.segments()) {
+            if (clientId.equals(s.clientId())) {
+                held.add(s.name());
+            }
+        }
+        return held;
+    }
+
+    /** The master holds {@code s}: it contributes, unless no transport here serves it any more. */
+    private void stillHeld(OwnSegment s) {
+        if (s.servedBy.isEmpty()) {
+            idle(s.name, SERVED_BY_NOTHING);
+        } else {
+            notContributing.remove(s.name);
+        }
+    }
+
+    /** Records why {@code segment} contributes nothing; logged when the reason is new. */
+    private void idle(String segment, String why) {
+        if (!why.equals(notContributing.put(segment, why))) {
+            LOG.log(Level.WARNING, "segment {0} of client {1} contributes nothing: {2}", segment, clientId, why);
         }
     }
 
@@ -144,6 +201,8 @@ final class ContributedSegments {
             }
             registration = 0;
             mountedNow = false;
+            notContributing.put(s.name, "not mounted yet: the master could not be reached (" + e.getMessage()
+                    + "); mounted by the first heartbeat that reaches it");
             LOG.log(Level.WARNING, "{0}; segment {1} is mounted once the master answers", e.getMessage(), s.name);
         }
         own.put(s.name, s);
@@ -212,24 +271,37 @@ final class ContributedSegments {
     private void forget(OwnSegment s) {
         own.remove(s.name);
         untold.remove(s.name);
+        notContributing.remove(s.name);
         s.withdrawEverywhere();
     }
 
     /**
-     * Mounts {@code d} again after the master forgot it; one a previous attempt mounted already
-     * counts, and then the master is told its endpoints, which may have changed since.
+     * Mounts {@code s} again after the master forgot it, with the endpoints of now; one a previous
+     * attempt mounted already counts, and then the master is told its endpoints, which may have
+     * changed since. A refusal, or a master that stopped answering, is recorded and tried again at
+     * the next heartbeat.
      */
-    private void mountAgain(SegmentDescriptor d) {
+    private void mountAgain(OwnSegment s) {
+        SegmentDescriptor d = s.descriptor(clientId);
         if (d.endpoints().isEmpty()) {
-            return; // served by nothing now: mounted when a transport serves it again
+            idle(s.name, SERVED_BY_NOTHING); // mounted when a transport serves it again
+            return;
         }
         try {
             master.mountSegment(d);
+            untold.remove(s.name);
         } catch (StoreException e) {
             if (e.errorCode() != ErrorCode.SEGMENT_ALREADY_EXISTS) {
-                throw e;
+                idle(s.name, "the master did not mount it again (" + e.getMessage() + "); tried again at each heartbeat");
+                return;
             }
-            untold.add(d.name());
+            untold.add(s.name);
+        } catch (RuntimeException e) {
+            idle(s.name, "mounting it again failed (" + e + "); tried again at each heartbeat");
+            return;
+        }
+        if (notContributing.remove(s.name) != null) {
+            LOG.log(Level.INFO, "segment {0} of client {1} is mounted and contributes now", s.name, clientId);
         }
     }
 
@@ -249,10 +321,11 @@ final class ContributedSegments {
         try {
             master.updateSegmentEndpoints(d);
             untold.remove(s.name);
+            notContributing.remove(s.name); // the master holds it, and it is served again
             return true;
         } catch (StoreException e) {
             if (e.errorCode() == ErrorCode.SEGMENT_NOT_FOUND && registration != 0) {
-                mountAgain(d); // it had no endpoint when the master came back
+                mountAgain(s); // it had no endpoint when the master came back, or another caller unmounted it
                 return true;
             }
             if (firstTry) {

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -62,7 +63,8 @@ public final class EmbeddedStoreClient implements StoreClient {
     private final InstantSource clock;
     private final Set<MemorySegment> registered = ConcurrentHashMap.newKeySet();
     private final AtomicInteger segmentSeq = new AtomicInteger();
-    private volatile boolean healthy = true;
+    /** Why the last heartbeat failed; null when it got through. */
+    private volatile String heartbeatFailure;
     /** The segments this client contributes, and what the master knows of them. */
     private final ContributedSegments contributed;
     /** The DeviceMemory services bound, by kind (DS, any thread). */
@@ -157,28 +159,45 @@ public final class EmbeddedStoreClient implements StoreClient {
         return tenant;
     }
 
-    /** The master answered the last heartbeat (a pure client has no segment and is healthy too). */
     @Override
     public List<TransferStats> transferStats() {
         return transports.transferStats();
     }
 
+    /** See {@link #unhealthyReason}. */
     @Override
     public boolean isHealthy() {
-        return healthy;
+        return unhealthyReason() == null;
     }
 
     /**
-     * Reports liveness to the master; called by the owner's scheduler. After a master restart, or
-     * after it declared this client dead (a new registration), the segments are mounted again; the
-     * objects they held are gone.
+     * Why this client is unhealthy, or null when it is not: the last heartbeat failed, or a
+     * segment it contributes is not held by the master (not mounted yet, refused when mounted
+     * again) or is served by no transport. A pure client, with no segment, is healthy while the
+     * master answers. Answers from state at hand, without asking the master.
+     */
+    public String unhealthyReason() {
+        List<String> why = new ArrayList<>();
+        String failed = heartbeatFailure;
+        if (failed != null) {
+            why.add(failed);
+        }
+        new TreeMap<>(contributed.notContributing()).forEach((segment, reason) ->
+                why.add("segment " + segment + " contributes nothing: " + reason));
+        return why.isEmpty() ? null : String.join("; ", why);
+    }
+
+    /**
+     * Reports liveness to the master; called by the owner's scheduler. Each segment the master no
+     * longer holds is mounted again: after a master restart, after it declared this client dead
+     * (a new registration), or after another caller unmounted it; the objects it held are gone.
      */
     public void heartbeat() {
         try {
             contributed.heard(master.heartbeat(clientId));
-            healthy = true;
+            heartbeatFailure = null;
         } catch (RuntimeException e) {
-            healthy = false;
+            heartbeatFailure = "the last heartbeat failed: " + e.getMessage();
         }
     }
 
@@ -847,9 +866,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         StoreException.require(memory.kind().isDevice(), memory + " is host memory: mount it as a MemorySegment "
                 + "(mountSegment)");
         String name = nextSegmentName();
-        if (!contributed.mountDevice(name, memory)) {
-            healthy = false;
-        }
+        contributed.mountDevice(name, memory);
         return name;
     }
 
@@ -904,9 +921,7 @@ public final class EmbeddedStoreClient implements StoreClient {
     }
 
     private String mount(String name, Transport primary, MemorySegment memory, boolean laterIfUnreachable) {
-        if (!contributed.mount(name, primary, memory, laterIfUnreachable)) {
-            healthy = false; // mounted once the master answers
-        }
+        contributed.mount(name, primary, memory, laterIfUnreachable); // unmounted: unhealthy until a heartbeat mounts it
         return name;
     }
 

@@ -22,6 +22,8 @@ import org.mooncake.osgi.store.master.ChunkChecksums;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.spi.device.DeviceBuffer;
 import org.mooncake.osgi.store.spi.device.DeviceMemory;
+import org.mooncake.osgi.store.spi.health.Health;
+import org.mooncake.osgi.store.spi.health.HealthSource;
 import org.mooncake.osgi.store.spi.transport.Transport;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.InvalidSyntaxException;
@@ -46,11 +48,15 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * do, used or not. As a delayed component DS withdrew the segment, and every object in it,
  * whenever its last user let go (a reconfigured admin endpoint did), and in a process where
  * nothing else used the client it contributed no segment at all.
+ *
+ * <p>It is also the {@code store-client} part of {@code /health}: down, with the reason, while
+ * its configured segment is not contributing (not allocated, not held by the master and not
+ * mounted again, served by no transport) or the master does not answer its heartbeats.
  */
-@Component(service = StoreClient.class, immediate = true, configurationPid = StoreClientComponent.PID,
+@Component(service = {StoreClient.class, HealthSource.class}, immediate = true, configurationPid = StoreClientComponent.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = StoreClientComponent.Config.class)
-public final class StoreClientComponent implements StoreClient {
+public final class StoreClientComponent implements StoreClient, HealthSource {
     public static final String PID = "org.mooncake.osgi.store.client";
     private static final System.Logger LOG = System.getLogger(StoreClientComponent.class.getName());
 
@@ -173,11 +179,13 @@ public final class StoreClientComponent implements StoreClient {
     private final ScheduledExecutorService heartbeats;
     private final MemorySegment localBuffer;
     /** What runs now; changed by {@link #modified} only (DS calls it one change at a time). */
-    private Settings running;
+    private volatile Settings running;
     private ScheduledFuture<?> beating;
 
     /** The segment, once a transport that matches {@code segmentTransport.target} has allocated it. */
-    private String segment;
+    private volatile String segment;
+    /** Why the matching transport could not allocate the segment; null unless it failed. */
+    private volatile String allocationFailure;
 
     @Activate
     public StoreClientComponent(Config config, @Reference MasterService master) {
@@ -217,14 +225,19 @@ public final class StoreClientComponent implements StoreClient {
      * {@code segmentTransport.target} that no bound transport matches (a misspelt
      * {@code --set transport=...}) would otherwise leave a storage node contributing nothing, silently.
      */
-    synchronized String segmentWaiting() {
-        if (segment != null || running.segmentBytes() == 0) {
+    String segmentWaiting() {
+        Settings now = running;
+        if (segment != null || now.segmentBytes() == 0) {
             return null;
+        }
+        String failed = allocationFailure;
+        if (failed != null) {
+            return "client " + client.clientId() + " contributes no segment: " + failed;
         }
         List<String> bound = transports.all().stream().map(Transport::protocol).toList();
         return "client " + client.clientId() + " contributes no segment yet: no transport matching "
-                + running.segmentTransport() + " is bound (bound: " + (bound.isEmpty() ? "none" : String.join(", ", bound))
-                + "); its " + running.segmentBytes() + "-byte segment is allocated when one starts";
+                + now.segmentTransport() + " is bound (bound: " + (bound.isEmpty() ? "none" : String.join(", ", bound))
+                + "); its " + now.segmentBytes() + "-byte segment is allocated when one starts";
     }
 
     /**
@@ -290,7 +303,15 @@ public final class StoreClientComponent implements StoreClient {
         synchronized (this) {
             if (segment == null && running.segmentBytes() > 0 && running.allocatesTheSegment(properties)) {
                 // a storage node may start before its master: the heartbeats mount the segment then
-                segment = client.mountNewSegmentOnceReachable(t, running.segmentBytes(), arena);
+                try {
+                    segment = client.mountNewSegmentOnceReachable(t, running.segmentBytes(), arena);
+                } catch (RuntimeException e) {
+                    allocationFailure = "the " + t.protocol() + " transport could not allocate or mount its "
+                            + running.segmentBytes() + "-byte segment (" + e.getMessage() + "); tried again when a "
+                            + "matching transport is bound";
+                    throw e;
+                }
+                allocationFailure = null;
                 LOG.log(Level.INFO, "client {0} of tenant {1} up with segment {2} ({3} bytes) allocated by the {4} transport",
                         client.clientId(), running.tenant(), segment, running.segmentBytes(), t.protocol());
                 return;
@@ -344,9 +365,41 @@ public final class StoreClientComponent implements StoreClient {
         return client.tenant();
     }
 
+    /** See {@link #unhealthyReason}. */
     @Override
     public boolean isHealthy() {
-        return client.isHealthy();
+        return unhealthyReason() == null;
+    }
+
+    /**
+     * Why this client is unhealthy, or null: its configured segment is not there (no matching
+     * transport, or allocating it failed), or the client is unhealthy ({@link
+     * EmbeddedStoreClient#unhealthyReason}).
+     */
+    String unhealthyReason() {
+        String waiting = segmentWaiting();
+        return waiting != null ? waiting : client.unhealthyReason();
+    }
+
+    /** Its role in {@code /health}. */
+    static final String HEALTH_NAME = "store-client";
+
+    @Override
+    public String name() {
+        return HEALTH_NAME;
+    }
+
+    /** Up when {@link #isHealthy}; the details name the client, its segments, and the reason when down. */
+    @Override
+    public Health health() {
+        String why = unhealthyReason();
+        Map<String, Object> details = new java.util.LinkedHashMap<>();
+        details.put("client_id", client.clientId());
+        details.put("segments", new java.util.TreeSet<>(client.ownSegments()).stream().toList());
+        if (why != null) {
+            details.put("reason", why);
+        }
+        return new Health(why == null, details);
     }
 
     @Override

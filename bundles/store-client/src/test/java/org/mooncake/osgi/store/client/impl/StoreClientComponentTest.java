@@ -202,6 +202,72 @@ class StoreClientComponentTest {
         assertEquals(0, master.segments().size());
     }
 
+    /**
+     * A configured segment that is not there makes the client unhealthy, with the reason in its
+     * {@code /health} role: no transport matches the filter yet, then the master refuses it.
+     */
+    @Test
+    void aConfiguredSegmentThatIsNotMountedIsUnhealthyWithTheReason() throws Exception {
+        var refuse = new java.util.concurrent.atomic.AtomicBoolean(true);
+        org.mooncake.osgi.store.master.MasterService refusing = (org.mooncake.osgi.store.master.MasterService)
+                java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                        new Class<?>[] {org.mooncake.osgi.store.master.MasterService.class}, (proxy, method, args) -> {
+                            if (refuse.get() && method.getName().equals("mountSegment")) {
+                                throw new org.mooncake.osgi.store.api.StoreException(
+                                        org.mooncake.osgi.store.api.ErrorCode.INVALID_PARAMS, "refused by the test");
+                            }
+                            try {
+                                return method.invoke(master, args);
+                            } catch (java.lang.reflect.InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+        StoreClientComponent c = started(config(1 << 20, 0, 1000, "(transport.protocol=tcp)"), refusing,
+                new LocalTransport());
+        try (TcpTransport tcp = new TcpTransport(TcpTransport.loopback(2, 64 << 10, 5000))) {
+            assertFalse(c.isHealthy());
+            var h = c.health();
+            assertEquals("store-client", c.name());
+            assertFalse(h.up());
+            assertTrue(((String) h.details().get("reason")).contains("no transport matching (transport.protocol=tcp)"),
+                    h.details().toString());
+
+            assertThrows(org.mooncake.osgi.store.api.StoreException.class,
+                    () -> c.bindTransport(tcp, Map.of(Transport.PROTOCOL_PROPERTY, "tcp")));
+            assertFalse(c.isHealthy());
+            String why = (String) c.health().details().get("reason");
+            assertTrue(why.contains("the tcp transport could not allocate or mount its 1048576-byte segment "
+                    + "(INVALID_PARAMS (-600): refused by the test)"), why);
+
+            refuse.set(false);
+            c.unbindTransport(tcp);
+            c.bindTransport(tcp, Map.of(Transport.PROTOCOL_PROPERTY, "tcp"));
+            assertTrue(c.isHealthy(), String.valueOf(c.health().details()));
+            assertTrue(c.health().up());
+            assertEquals(1, master.segments().size());
+        } finally {
+            c.deactivate();
+        }
+    }
+
+    /** Someone else unmounts the segment: the next heartbeat mounts it again, and /health says so meanwhile. */
+    @Test
+    void aSegmentUnmountedByAnotherCallerIsMountedAgainByTheNextHeartbeat() {
+        StoreClientComponent c = started(config(1 << 20, 0), master, new LocalTransport());
+        try {
+            var seg = master.segments().getFirst();
+            master.unmountSegment(seg.clientId(), seg.name());
+            c.heartbeatNow();
+            assertEquals(java.util.List.of(seg.name()), master.segments().stream().map(s -> s.name()).toList());
+            assertTrue(c.health().up(), String.valueOf(c.health().details()));
+            assertEquals(java.util.List.of(seg.name()), c.health().details().get("segments"));
+            c.put("k", new byte[] {3}, org.mooncake.osgi.store.api.ReplicateConfig.DEFAULT);
+            assertArrayEquals(new byte[] {3}, c.get("k"));
+        } finally {
+            c.deactivate();
+        }
+    }
+
     /** Only the transport the filter names allocates the segment; the others wait for it. */
     @Test
     void theSegmentWaitsForTheTransportItsFilterNames() throws Exception {

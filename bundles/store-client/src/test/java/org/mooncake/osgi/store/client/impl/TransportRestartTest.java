@@ -218,10 +218,15 @@ class TransportRestartTest {
             table.remove(first);
             assertEquals(List.of("local"), protocols(master), "a segment needs an endpoint: the last one stays named");
             assertEquals(ErrorCode.TRANSFER_FAIL, assertThrows(StoreException.class, () -> owner.get("k")).errorCode());
+            owner.heartbeat();
+            String why = owner.unhealthyReason();
+            assertTrue(why != null && why.contains("served by no transport here"), "it contributes nothing: " + why);
             LocalTransport second = new LocalTransport();
             table.add(second);
             owner.transportBound(second);
             assertArrayEquals(VALUE, owner.get("k"));
+            owner.heartbeat();
+            assertTrue(owner.isHealthy(), owner.unhealthyReason());
         }
     }
 }

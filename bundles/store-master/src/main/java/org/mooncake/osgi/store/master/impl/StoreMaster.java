@@ -697,8 +697,16 @@ public final class StoreMaster implements MasterService {
     public int removeByRegex(String tenant, Pattern keyPattern, boolean force) {
         ObjectKey.validateTenant(tenant);
         StoreException.require(keyPattern != null, "pattern is required");
-        return removeMatching(tenant, k -> keyPattern.matcher(k).matches(), force);
+        BoundedInput.Budget budget = new BoundedInput.Budget(REGEX_BUDGET_NANOS);
+        return removeMatching(tenant, k -> keyPattern.matcher(new BoundedInput(k, budget, keyPattern)).matches(), force);
     }
+
+    /**
+     * The time one removeByRegex may spend matching its caller's pattern over every key of the
+     * tenant: a pattern that backtracks without end ("(.*a){20}b") is refused instead of holding
+     * shard locks, and removes nothing.
+     */
+    static final long REGEX_BUDGET_NANOS = 2_000_000_000L;
 
     @Override
     public int removeAll(String tenant, boolean force) {
@@ -706,20 +714,41 @@ public final class StoreMaster implements MasterService {
         return removeMatching(tenant, k -> true, force);
     }
 
-    /** Removes what it may; leased objects stay unless forced. */
+    /**
+     * Removes what it may; leased objects stay unless forced. The keys are matched first, over
+     * every shard, and only then removed, so a predicate that fails (a pattern past its time
+     * budget) removes nothing.
+     */
     private int removeMatching(String tenant, Predicate<String> keyMatches, boolean force) {
-        int removed = 0;
+        List<List<ObjectMeta>> matched = new ArrayList<>(shards.length);
         for (Shard shard : shards) {
+            List<ObjectMeta> hits = new ArrayList<>();
             shard.lock();
             try {
                 for (ObjectMeta m : shard.objects.snapshot()) {
                     if (m.key.tenant().equals(tenant) && m.readable() && keyMatches.test(m.key.key())) {
-                        try {
-                            removeLocked(shard, m, force);
-                            removed++;
-                        } catch (StoreException e) {
-                            // leased: left in place, as a single remove would
-                        }
+                        hits.add(m);
+                    }
+                }
+            } finally {
+                shard.unlock();
+            }
+            matched.add(hits);
+        }
+        int removed = 0;
+        for (int i = 0; i < shards.length; i++) {
+            Shard shard = shards[i];
+            shard.lock();
+            try {
+                for (ObjectMeta m : matched.get(i)) {
+                    if (shard.objects.get(m.key) != m || !m.readable()) {
+                        continue; // removed or replaced since it matched
+                    }
+                    try {
+                        removeLocked(shard, m, force);
+                        removed++;
+                    } catch (StoreException e) {
+                        // leased: left in place, as a single remove would
                     }
                 }
             } finally {

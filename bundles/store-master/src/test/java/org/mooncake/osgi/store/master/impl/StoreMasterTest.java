@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.SoftPinAction;
@@ -351,6 +352,19 @@ class StoreMasterTest {
         assertEquals(2, m.removeAll("default", false));
         assertEquals(1, m.removeAll("default", true));
         assertEquals(0, m.stats().objects());
+    }
+
+    @Test
+    @Timeout(120) // without the budget the match would run for hours: fail instead of hanging the build
+    void aPatternThatBacktracksWithoutEndIsRefusedAndRemovesNothing() {
+        f.mount("c1", "s1", 1 << 20);
+        f.put("b", 100);
+        for (int i = 0; i < 4; i++) {
+            f.put("a".repeat(40) + i, 100); // "(.*a){20}b" backtracks for hours on each of these
+        }
+        assertError(ErrorCode.INVALID_PARAMS, () -> m.removeByRegex("default", Pattern.compile("(.*a){20}b"), true));
+        assertEquals(5, m.stats().objects(), "nothing removed, even the key that matched before the budget ran out");
+        assertEquals(1, m.removeByRegex("default", Pattern.compile("b"), true), "a sane pattern still works");
     }
 
     @Test
