@@ -81,7 +81,7 @@ class ApiBaselineTest {
         Version released = Version.parseVersion(apiVersionIn(previousRelease));
         String bumped = (released.getMajor() + 1) + ".0.0";
         Path classes = BundleBuild.withEditedSources(Map.of(CLIENT, withoutExists(),
-                PACKAGE_INFO, source(PACKAGE_INFO).replace("@Version(\"" + released + "\")", "@Version(\"" + bumped + "\")")),
+                PACKAGE_INFO, source(PACKAGE_INFO).replaceFirst("@Version\\(\"[^\"]*\"\\)", "@Version(\"" + bumped + "\")")),
                 work);
         String nextMajor = (Version.parseVersion(bundleVersion).getMajor() + 1) + ".0.0";
         Path bundle = BundleBuild.bundle(classes, symbolicName, nextMajor, work.resolve("bumped.jar"));
