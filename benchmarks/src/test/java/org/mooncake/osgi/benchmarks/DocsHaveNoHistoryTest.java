@@ -75,7 +75,7 @@ class DocsHaveNoHistoryTest {
         List<String> broken = new ArrayList<>();
         for (Path page : docPages(root)) {
             for (MarkdownPage.Link link : page(pages, page).links()) {
-                String problem = problem(root, page, link.target(), pages);
+                String problem = problem(page, link.target(), pages);
                 if (problem != null) {
                     broken.add(root.relativize(page) + ":" + link.line() + ": " + link.target() + " (" + problem + ")");
                 }
@@ -112,7 +112,7 @@ class DocsHaveNoHistoryTest {
         return hits;
     }
 
-    private static String problem(Path root, Path page, String target, Map<Path, MarkdownPage> pages) {
+    private static String problem(Path page, String target, Map<Path, MarkdownPage> pages) {
         if (target.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*")) {
             return null; // http:, https:, mailto: — not this test's business
         }

@@ -98,7 +98,6 @@ public final class MasterRpcServer implements AutoCloseable {
 
     private final MasterService master;
     private final ServerSocket server;
-    private final int maxFrame;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final ClientIdOwners owners = new ClientIdOwners();
     private final Thread acceptor;
@@ -127,7 +126,6 @@ public final class MasterRpcServer implements AutoCloseable {
             MasterService master) throws IOException {
         this.settings = refusedLoudly(() -> Settings.of(c));
         this.master = master;
-        this.maxFrame = settings.maxFrameBytes();
         this.server = serverSocket(settings.tls());
         server.setReuseAddress(true);
         server.bind(new InetSocketAddress(settings.bindAddress(), settings.port()), 256);
@@ -234,7 +232,7 @@ public final class MasterRpcServer implements AutoCloseable {
             boolean greeted = false;
             int version = 0;
             while (true) {
-                Messages.Request req = Messages.CBOR.readValue(settings.timeouts().read(s, in, maxFrame),
+                Messages.Request req = Messages.CBOR.readValue(settings.timeouts().read(s, in, settings.maxFrameBytes()),
                         Messages.Request.class);
                 if (req == null) {
                     throw new Frames.BadFrame("a frame whose body is CBOR null, not a request");
@@ -283,8 +281,6 @@ public final class MasterRpcServer implements AutoCloseable {
             return new Messages.Response(req.id(), 0, null, Messages.CBOR.valueToTree(result));
         } catch (StoreException e) {
             return error(req.id(), e);
-        } catch (AccessDenied e) {
-            return new Messages.Response(req.id(), AccessDenied.CODE, e.getMessage(), null);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "master operation " + req.op() + " failed", e);
             return error(req.id(), new StoreException(ErrorCode.INTERNAL_ERROR, e.toString()));

@@ -112,7 +112,7 @@ class MasterRpcTlsTest {
     }
 
     private static void assertDenied(Messages.Response r, String what) {
-        assertEquals(AccessDenied.CODE, r.code(), what + ": " + r.message());
+        assertEquals(ErrorCode.ACCESS_DENIED.code(), r.code(), what + ": " + r.message());
     }
 
     /** node-a mounts a segment and writes a/k1 through its own connection. */
