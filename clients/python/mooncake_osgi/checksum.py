@@ -66,23 +66,30 @@ class _Chunker:
         return self.sums
 
 
+class Summer:
+    """:func:`of_object` of an object of ``total`` bytes fed in order, piece by piece (a put feeds
+    each slice while it waits for the peer's answer)."""
+
+    def __init__(self, total, chunk_bytes=DEFAULT_CHUNK_BYTES, chunked=None):
+        """``chunked``: per-chunk sums (True) or one whole sum (False); default: as a put decides."""
+        chunked = total > chunk_bytes if chunked is None else chunked
+        self._chunker = _Chunker(chunk_bytes) if chunked else None
+        self._whole = xxhash.xxh3_64() if self._chunker is None else None
+
+    def update(self, view):
+        (self._whole if self._chunker is None else self._chunker).update(view)
+
+    def result(self):
+        """(checksum, chunk sums or None)."""
+        if self._chunker is None:
+            return self._whole.intdigest(), None
+        sums = self._chunker.finish()
+        return combine(sums), sums
+
+
 def of_parts(views, chunk_bytes=DEFAULT_CHUNK_BYTES):
     """:func:`of_object` of the concatenation of ``views``, without concatenating them."""
-    total = sum(len(v) for v in views)
-    if total <= chunk_bytes:
-        hasher = xxhash.xxh3_64()
-        for v in views:
-            hasher.update(v)
-        return hasher.intdigest(), None
-    chunker = _Chunker(chunk_bytes)
+    summer = Summer(sum(len(v) for v in views), chunk_bytes)
     for v in views:
-        chunker.update(v)
-    sums = chunker.finish()
-    return combine(sums), sums
-
-
-def chunk_sums_of_parts(views, chunk_bytes):
-    chunker = _Chunker(chunk_bytes)
-    for v in views:
-        chunker.update(v)
-    return chunker.finish()
+        summer.update(v)
+    return summer.result()

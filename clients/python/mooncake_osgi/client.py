@@ -5,13 +5,18 @@ What a call does on the wire is what the Java ``EmbeddedStoreClient`` does (docs
 
 - a put is two-phase: ``PUT_START`` places the replicas, the bytes go to every replica over the
   tcp transport, ``PUT_END`` records the XXH3-64 checksum (per 64 KiB chunk for larger objects);
-  any failure in between sends ``PUT_REVOKE``, so a failed put leaves nothing half-visible;
+  any failure in between sends ``PUT_REVOKE``, so a failed put leaves nothing half-visible (saying
+  the writes are in doubt when a WRITE timed out, so the master keeps the blocks until the put's
+  WRITE grants expired and a late WRITE lands nowhere it could harm);
 - a get takes a lease (``GET_REPLICA_LIST``), reads a replica straight into the caller's memory,
   checks every byte against the recorded checksum and tries the next replica when a transfer
-  fails or the bytes do not match; a read that outlives its lease is done again under a new one;
+  fails or the bytes do not match; a read that outlives its lease is done again under a new one
+  (the lease's end moved onto this process's clock with the master's ``serverTimeMs``);
+- every transfer carries the grant the master issued for its replica;
 - a process that contributes a segment (``global_segment_size`` > 0) serves it from a thread,
-  mounts it, heartbeats, and mounts it again when the master's registration changes (a master
-  that restarted has forgotten it).
+  mounts it with a fresh grant key (so the master signs grants for it and the server refuses
+  requests without one), heartbeats, and mounts it again when the master's registration changes
+  (a master that restarted has forgotten it).
 
 Every buffer argument is anything with the buffer protocol (bytes, bytearray, memoryview, numpy
 arrays) or a list of them, read as the concatenation of its parts.
@@ -23,9 +28,10 @@ import threading
 import time
 import uuid
 
-from . import checksum, errors
+from . import checksum, errors, grants
 from .connect import TlsSettings
-from .master import MasterClient, chunk_checksums, int64, object_key, replicate_config_message, uint64
+from .master import (MasterClient, chunk_checksums, int64, object_key, replicate_config_message, to_local_ms,
+                     uint64)
 from .segment import SegmentServer
 from .tcp import TcpRequester, TransferError
 
@@ -84,16 +90,18 @@ class StoreClient:
         self.tenant = tenant
         self.client_id = client_id or f"py-{uuid.uuid4()}"
         self.checksum_chunk_bytes = checksum_chunk_bytes
-        self.master = MasterClient(master_address, rpc_timeout_s, tls if isinstance(tls, (TlsSettings, type(None)))
-                                   else TlsSettings.of(tls))
-        self.transport = TcpRequester(io_timeout_s)
-        self.clock = time.time  # wall-clock seconds, compared with a lease's end (the master's clock, in ms)
+        tls = tls if isinstance(tls, (TlsSettings, type(None))) else TlsSettings.of(tls)
+        data_tls = None if tls is None else tls.for_data_path()
+        self.master = MasterClient(master_address, rpc_timeout_s, tls)
+        self.transport = TcpRequester(io_timeout_s, tls=data_tls)
+        self.clock = time.time  # wall-clock seconds, compared with a lease's end moved onto this clock
         self.segment = None
         self._registration = None
         self._stop = threading.Event()
         self._heartbeat = None
         if global_segment_size > 0:
-            self.segment = SegmentServer(f"{self.client_id}-seg", global_segment_size, bind_host=local_hostname)
+            self.segment = SegmentServer(f"{self.client_id}-seg", global_segment_size, bind_host=local_hostname,
+                                         grant_key=grants.new_key(), tls=data_tls)
             self._mount()
             self._heartbeat = threading.Thread(target=self._beat, args=(heartbeat_interval_s,), daemon=True,
                                                name="mooncake-heartbeat")
@@ -103,7 +111,8 @@ class StoreClient:
 
     def _descriptor(self):
         return {"name": self.segment.name, "clientId": self.client_id, "sizeBytes": self.segment.size,
-                "endpoints": [self.segment.endpoint()], "memoryKind": "HOST"}
+                "endpoints": [self.segment.endpoint()], "memoryKind": "HOST",
+                "grantKey": {"bytes": self.segment.grant_key}}
 
     def _mount(self):
         self.master.call("MOUNT_SEGMENT", self._descriptor())
@@ -159,28 +168,38 @@ class StoreClient:
         self._finish_put(key, views, ticket)
 
     def _write_replicas(self, views, ticket):
-        """Writes every replica of a ticket; returns (checksum, chunk sums or None)."""
-        for replica in ticket["replicas"]:
+        """Writes every replica of a ticket; returns (checksum, chunk sums or None), hashed from the
+        first replica's slices while the peer receives each."""
+        summer = checksum.Summer(sum(len(v) for v in views), self.checksum_chunk_bytes)
+        for n, replica in enumerate(ticket["replicas"]):
             address = tcp_address(replica)
+            grant = grants.Grant.of_message(replica.get("grant"))
             at = replica["offset"]
             for v in views:
                 if len(v):
-                    self.transport.write_from(address, replica["segmentName"], at, v)
+                    self.transport.write_from(address, replica["segmentName"], at, v, grant,
+                                              summer.update if n == 0 else None)
                 at += len(v)
-        return checksum.of_parts(views, self.checksum_chunk_bytes)
+        if not ticket["replicas"]:
+            for v in views:
+                summer.update(v)
+        return summer.result()
 
     def _finish_put(self, key, views, ticket):
         put_id = ticket["putId"]
+        in_doubt = False
         try:
             try:
                 whole, sums = self._write_replicas(views, ticket)
             except TransferError as e:
+                in_doubt = e.in_doubt
                 raise errors.TransferFailError(f"put of {key}: {e}") from e
             self.master.call("PUT_END", self.client_id, self._key(key), put_id, int64(whole),
                              chunk_checksums(self.checksum_chunk_bytes, sums))
         except BaseException as e:
             try:
-                self.master.call("PUT_REVOKE", self.client_id, self._key(key), put_id)
+                # writes in doubt: the optional 4th argument, sent only when true (older masters take three)
+                self.master.call("PUT_REVOKE", self.client_id, self._key(key), put_id, *([True] if in_doubt else []))
             except errors.StoreError as revoke_failed:
                 e.add_note(f"and its revoke failed: {revoke_failed}")
             raise
@@ -193,7 +212,7 @@ class StoreClient:
         started = self.master.call("PUT_START_BATCH", self.client_id, [self._key(k) for k in keys],
                                    [sum(len(p) for p in v) for v in views], config.message(), upsert)
         outcome = [None] * len(keys)
-        completions, failed = [], []
+        completions, failed, in_doubt = [], [], []
         for i, result in enumerate(started):
             if result["error"] != "OK":
                 outcome[i] = errors.error_named(result["error"], result.get("message") or keys[i])
@@ -205,7 +224,8 @@ class StoreClient:
                                         "chunks": chunk_checksums(self.checksum_chunk_bytes, sums)}))
             except TransferError as e:
                 outcome[i] = errors.TransferFailError(f"put of {keys[i]}: {e}")
-                failed.append({"key": self._key(keys[i]), "putId": ticket["putId"], "checksum": 0, "chunks": None})
+                (in_doubt if e.in_doubt else failed).append(
+                    {"key": self._key(keys[i]), "putId": ticket["putId"], "checksum": 0, "chunks": None})
         try:
             ended = self.master.call("PUT_END_BATCH", self.client_id, [c for _, c in completions]) if completions else []
         except errors.StoreError as e:
@@ -216,14 +236,22 @@ class StoreClient:
                 failed.append(completion)
         if failed:
             self.master.call("PUT_REVOKE_BATCH", self.client_id, failed)
+        if in_doubt:
+            self.master.call("PUT_REVOKE_BATCH", self.client_id, in_doubt, True)
         return outcome
 
     # -- reads -------------------------------------------------------------------------------
 
+    def _lease(self, key):
+        """A read lease of ``key``, its end (``localExpiresAtMs``) on this process's clock."""
+        sent_ms = self.clock() * 1000
+        lease, server_ms = self.master.call_timed("GET_REPLICA_LIST", self._key(key))
+        return localize(lease, server_ms, sent_ms)
+
     def get(self, key):
         """The object as a new bytearray (verified)."""
         for attempt in range(1, READ_ATTEMPTS + 1):
-            lease = self.master.call("GET_REPLICA_LIST", self._key(key))
+            lease = self._lease(key)
             out = bytearray(lease["sizeBytes"])
             try:
                 self._read(key, lease, [memoryview(out)])
@@ -236,7 +264,7 @@ class StoreClient:
         """Reads the object into ``target`` (a writable buffer or list of them); returns its size."""
         views = as_views(target)
         for attempt in range(1, READ_ATTEMPTS + 1):
-            lease = self.master.call("GET_REPLICA_LIST", self._key(key))
+            lease = self._lease(key)
             try:
                 return self._read_leased(key, lease, views)
             except errors.LeaseExpiredError:
@@ -258,23 +286,27 @@ class StoreClient:
         return size
 
     def _read(self, key, lease, parts):
-        """Reads a replica into ``parts`` (exactly the object's size), next replica on failure."""
+        """Reads a replica into ``parts`` (exactly the object's size), next replica on failure; each
+        slice is hashed as it arrives, while the peer sends the next."""
         last = None
         for replica in lease["replicas"]:
+            chunks = lease.get("chunks")
+            summer = checksum.Summer(lease["sizeBytes"], chunks["chunkBytes"] if chunks else 1, chunks is not None)
             try:
                 address = tcp_address(replica)
+                grant = grants.Grant.of_message(replica.get("grant"))
                 at = replica["offset"]
                 for v in parts:
                     if len(v):
-                        self.transport.read_into(address, replica["segmentName"], at, v)
+                        self.transport.read_into(address, replica["segmentName"], at, v, grant, summer.update)
                     at += len(v)
             except (TransferError, errors.TransferFailError) as e:
                 LOG.info("replica of %s on %s failed, trying the next: %s", key, replica["segmentName"], e)
                 last = errors.TransferFailError(f"get of {key} from {replica['segmentName']}: {e}")
                 continue
-            if self.clock() * 1000 >= lease["leaseExpiresAtMs"]:
+            if self.clock() * 1000 >= lease["localExpiresAtMs"]:
                 raise errors.LeaseExpiredError(f"read of {key} outlived its lease; the bytes may have been reused")
-            if intact(lease, parts):
+            if intact(lease, summer.result()):
                 return
             last = errors.ChecksumMismatchError(f"replica of {key} on {replica['segmentName']} does not match its checksum")
         raise last or errors.InvalidReplicaError(f"object {key} has no replica")
@@ -283,14 +315,15 @@ class StoreClient:
         """Reads several objects, one lease call for all; per key its size or the StoreError."""
         if len(keys) != len(targets):
             raise errors.InvalidParamsError(f"{len(keys)} keys and {len(targets)} buffers")
-        leases = self.master.call("GET_REPLICA_LIST_BATCH", [self._key(k) for k in keys])
+        sent_ms = self.clock() * 1000
+        leases, server_ms = self.master.call_timed("GET_REPLICA_LIST_BATCH", [self._key(k) for k in keys])
         out = []
         for key, target, result in zip(keys, targets, leases):
             if result["error"] != "OK":
                 out.append(errors.error_named(result["error"], result.get("message") or key))
                 continue
             try:
-                out.append(self._read_leased(key, result["value"], as_views(target)))
+                out.append(self._read_leased(key, localize(result["value"], server_ms, sent_ms), as_views(target)))
             except errors.LeaseExpiredError:
                 try:
                     out.append(self.get_into(key, target))
@@ -339,6 +372,12 @@ class StoreClient:
         return self.master.call("STATS")
 
 
+def localize(lease, server_time_ms, sent_local_ms):
+    """``lease`` with ``localExpiresAtMs``: its end on this process's clock (grants stay as sent)."""
+    lease["localExpiresAtMs"] = to_local_ms(lease["leaseExpiresAtMs"], server_time_ms, sent_local_ms)
+    return lease
+
+
 def tcp_address(replica):
     """The tcp endpoint's address of a replica; TRANSFER_FAIL when it is reachable over nothing else."""
     for endpoint in replica["endpoints"]:
@@ -348,11 +387,11 @@ def tcp_address(replica):
                                    f"({[e['protocol'] for e in replica['endpoints']]})")
 
 
-def intact(lease, parts):
-    """Whether bytes read match the checksum the put recorded (per chunk where it recorded chunks)."""
+def intact(lease, summed):
+    """Whether the (checksum, chunk sums) of bytes read match what the put recorded (per chunk
+    where it recorded chunks)."""
+    whole, sums = summed
     chunks = lease.get("chunks")
     if chunks is None:
-        whole, _ = checksum.of_parts(parts, max(lease["sizeBytes"], 1))
         return whole == uint64(lease["checksum"])
-    sums = checksum.chunk_sums_of_parts(parts, chunks["chunkBytes"])
     return sums == [uint64(s) for s in chunks["sums"]]

@@ -5,13 +5,18 @@ sent and answered one at a time under a lock: the server answers a connection's 
 order, so a response's ``id`` is checked against the request's rather than matched from a table.
 An I/O error or a bad frame closes the connection and fails the call with ``RPC_FAIL``; the next
 call opens a new one, as the Java client does.
+
+Clocks: a request carries its budget as ``timeoutMs`` (relative, measured by the master from when
+it read the frame) and ``deadlineMs`` 0, so a client whose clock differs from the master's is
+served the same. A response carries ``serverTimeMs``, the master's wall clock when it answered;
+``call_timed`` returns it beside the result, so that a master time the client compares with its own
+clock (a lease's end) can be moved onto the client's clock (``to_local_ms``).
 """
 
 import itertools
 import math
 import struct
 import threading
-import time
 
 import cbor2
 
@@ -73,7 +78,7 @@ class MasterClient:
     def _connected(self):
         if self._sock is None:
             self._sock = open_socket(self.address, self.timeout_s, self.tls)
-            version = self._exchange("HELLO", [PROTOCOL_VERSION])
+            version = self._exchange("HELLO", [PROTOCOL_VERSION]).get("result")
             if version != PROTOCOL_VERSION:
                 self._drop()
                 raise errors.InvalidVersionError(f"master answered HELLO {PROTOCOL_VERSION} with {version}")
@@ -81,18 +86,23 @@ class MasterClient:
 
     def call(self, op, *args):
         """The result of ``op``; a refusal raises the StoreError of its code, a broken link ``RpcFailError``."""
+        return self.call_timed(op, *args)[0]
+
+    def call_timed(self, op, *args):
+        """``op``'s result and the master's ``serverTimeMs`` (None from a master that sends none)."""
         with self._lock:
             try:
                 self._connected()
-                return self._exchange(op, list(args))
+                response = self._exchange(op, list(args))
+                return response.get("result"), response.get("serverTimeMs")
             except (OSError, ValueError, cbor2.CBORDecodeError) as e:
                 self._drop()
                 raise errors.RpcFailError(f"{op} to master {self.address}: {e}") from e
 
     def _exchange(self, op, args):
         request_id = next(self._ids)
-        deadline_ms = int(time.time() * 1000 + self.timeout_s * 1000)
-        self._sock.sendall(encode_frame({"id": request_id, "op": op, "deadlineMs": deadline_ms, "args": args}))
+        self._sock.sendall(encode_frame({"id": request_id, "op": op, "timeoutMs": int(self.timeout_s * 1000),
+                                         "deadlineMs": 0, "args": args}))
         magic, length = _HEADER.unpack(recv_exactly(self._sock, _HEADER.size))
         if magic != MAGIC or length < 0 or length > self.max_frame_bytes:
             raise ValueError(f"bad response frame: magic {magic:#x}, length {length}")
@@ -104,7 +114,16 @@ class MasterClient:
             if op == "HELLO":
                 self._drop()
             raise errors.error(code, response.get("message") or op)
-        return response.get("result")
+        return response
+
+
+def to_local_ms(master_ms, server_time_ms, sent_local_ms):
+    """A master wall-clock time on the local clock: the local time the request was sent plus how
+    far ahead of the master's answer it lies (early by the round trip, the safe side for a lease's
+    end). A master that sends no ``serverTimeMs`` is taken to share the local clock."""
+    if server_time_ms is None:
+        return master_ms
+    return sent_local_ms + (master_ms - server_time_ms)
 
 
 def replicate_config_message(replica_count=1, soft_pin="PRESERVE", soft_pin_ttl_ms=0, hard_pin=False,

@@ -64,7 +64,8 @@ class MooncakeDistributedStore:
     def setup(self, local_hostname, metadata_server=None, global_segment_size=16 << 20, local_buffer_size=16 << 20,
               protocol="tcp", rdma_devices="", master_server_addr="127.0.0.1:50051", engine=None):
         """Connects to the master; ``setup(dict)`` takes the same names as keys, plus this store's
-        ``tenant``, ``client_id`` and ``tls_cert`` / ``tls_key`` / ``tls_ca``. Returns 0 or a negative code.
+        ``tenant``, ``client_id``, ``tls_cert`` / ``tls_key`` / ``tls_ca`` and ``tls_data_path``. Returns 0 or a
+        negative code.
         ``metadata_server``, ``local_buffer_size``, ``rdma_devices`` and ``engine`` have no use here (the
         master keeps the metadata, data moves over tcp straight into the caller's buffers)."""
         if isinstance(local_hostname, dict):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mooncake_osgi import ReplicateConfig, StoreClient, errors
-from mooncake_osgi.tcp import TcpRequester, TransferError
+from mooncake_osgi.tcp import TransferError
 
 
 @pytest.fixture
@@ -54,38 +54,80 @@ def test_a_put_that_fails_midway_is_revoked_and_leaves_nothing(client):
     assert client.get("cl-revoked") == data
 
 
-def test_a_corrupt_replica_is_skipped_and_two_are_a_checksum_mismatch(client):
+def test_a_corrupt_replica_is_skipped_and_two_are_a_checksum_mismatch(cluster, client):
+    """Both replicas in segments this process contributes, so the test can damage their memory (over
+    the network it could not: a WRITE needs a grant, and the master grants none for a complete object)."""
     data = os.urandom(200_000)
-    client.put("cl-corrupt", data, ReplicateConfig(replica_num=2))
-    replicas = client.query("cl-corrupt")["replicas"]
-    assert len(replicas) == 2
-    writer = TcpRequester()
-    try:
+    with StoreClient(cluster.master_address, global_segment_size=4 << 20) as a, \
+            StoreClient(cluster.master_address, global_segment_size=4 << 20) as b:
+        owners = {a.segment.name: a.segment, b.segment.name: b.segment}
+        client.put("cl-corrupt", data, ReplicateConfig(replica_num=2, preferred_segments=list(owners)))
+        replicas = client.query("cl-corrupt")["replicas"]
+        assert sorted(r["segmentName"] for r in replicas) == sorted(owners)
+
         def corrupt(replica):
-            address = next(e["address"] for e in replica["endpoints"] if e["protocol"] == "tcp")
-            writer.write_from(address, replica["segmentName"], replica["offset"] + 70_000, memoryview(b"\xff" * 8))
+            at = replica["offset"] + 70_000
+            owners[replica["segmentName"]].view[at:at + 8] = b"\xff" * 8
         corrupt(replicas[0])
         assert client.get("cl-corrupt") == data, "read from the intact replica"
         corrupt(replicas[1])
         with pytest.raises(errors.ChecksumMismatchError):
             client.get("cl-corrupt")
-    finally:
-        writer.close()
+        client.remove("cl-corrupt", force=True)
+
+
+def late_clock(late_reads):
+    """A clock read twice per attempt (asking for the lease, then after the bytes arrived): the
+    first ``late_reads`` attempts end an hour after their lease was asked for."""
+    calls = []
+
+    def clock():
+        calls.append(1)
+        late = len(calls) % 2 == 0 and len(calls) // 2 <= late_reads
+        return time.time() + (3600 if late else 0)
+    return clock, calls
 
 
 def test_a_read_that_outlives_its_lease_is_read_again_under_a_new_one(client):
     client.put("cl-lease", b"abc")
-    reads = []
-
-    def clock():  # the first read ends an hour late; the next on time
-        reads.append(1)
-        return time.time() + (3600 if len(reads) == 1 else 0)
-
-    client.clock = clock
-    assert client.get("cl-lease") == b"abc" and len(reads) == 2
-    client.clock = lambda: time.time() + 3600
+    client.clock, calls = late_clock(1)
+    assert client.get("cl-lease") == b"abc" and len(calls) == 4
+    client.clock, calls = late_clock(3)
     with pytest.raises(errors.LeaseExpiredError):
         client.get("cl-lease")
+
+
+@pytest.mark.parametrize("skew_s", [60, -60], ids=["ahead", "behind"])
+def test_a_client_whose_clock_is_a_minute_off_still_reads(client, skew_s):
+    """The master's serverTimeMs moves the lease's end onto the client's clock (tests/test_clocks.py
+    has the cases a real master cannot show)."""
+    client.put("cl-skew", b"abc")
+    client.clock = lambda: time.time() + skew_s
+    assert client.get("cl-skew") == b"abc"
+    assert client.get_batch_into(["cl-skew"], [bytearray(3)]) == [3]
+
+
+def test_a_write_that_times_out_revokes_its_put_saying_the_writes_are_in_doubt(client, monkeypatch):
+    revokes = []
+    call = client.master.call
+
+    def spy(op, *args):
+        if op.startswith("PUT_REVOKE"):
+            revokes.append((op, args))
+        return call(op, *args)
+
+    def stall(address, moved):  # what a socket raises when the peer does not answer in time
+        raise TimeoutError("injected: no answer in time")
+
+    monkeypatch.setattr(client.master, "call", spy)
+    client.transport.after_slice = stall
+    with pytest.raises(errors.TransferFailError, match="no answer in time"):
+        client.put("cl-doubt", b"d" * 1000)
+    out = client.put_batch(["cl-doubt-b"], [b"e" * 1000])
+    assert isinstance(out[0], errors.TransferFailError)
+    client.transport.after_slice = None
+    assert [(op, args[-1]) for op, args in revokes] == [("PUT_REVOKE", True), ("PUT_REVOKE_BATCH", True)]
+    assert client.query("cl-doubt") is None or client.query("cl-doubt")["state"] != "COMPLETE"
 
 
 def test_batches_report_per_key(client):

@@ -1,10 +1,14 @@
 """Keys written by the Java client read by Python and the reverse, byte for byte; and objects held
-in a segment the Python process contributes, served by its thread, read by the Java client."""
+in a segment the Python process contributes, served by its thread, read by the Java client. Both
+sides' segments check grants: each reads the other's only under the grants the master signed."""
 
 import os
 
+import pytest
+
 from java_peer import run
-from mooncake_osgi import ReplicateConfig, StoreClient
+from mooncake_osgi import ReplicateConfig, StoreClient, tcp
+from mooncake_osgi.master import object_key
 
 SIZES = (1, 70_000, 5 << 20)
 
@@ -27,6 +31,19 @@ def test_java_writes_python_reads_and_the_reverse(cluster, tmp_path):
         status, err = run(cluster.master_address, f"get:p2j-none:{tmp_path}/none")
         assert status == 3 and " OBJECT_NOT_FOUND: " in err, err
         client.remove_all(force=True)
+
+
+def test_a_java_segment_refuses_a_python_request_without_its_grant(cluster):
+    with StoreClient(cluster.master_address) as client:
+        client.put("jg-a", b"java-held bytes")
+        replica = client.master.call("GET_REPLICA_LIST", object_key("default", "jg-a"))["replicas"][0]
+        assert replica["grant"]["write"] is False, "the storage node mounted its segment with a grant key"
+        address = next(e["address"] for e in replica["endpoints"] if e["protocol"] == "tcp")
+        out = bytearray(15)
+        with pytest.raises(tcp.TransferError, match="ACCESS_DENIED"):
+            client.transport.read_into(address, replica["segmentName"], replica["offset"], memoryview(out))
+        assert out == bytes(15)
+        client.remove("jg-a", force=True)
 
 
 def test_java_reads_objects_held_in_a_python_contributed_segment(cluster, tmp_path):

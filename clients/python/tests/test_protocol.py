@@ -11,6 +11,7 @@ import pytest
 
 from mooncake_osgi import checksum, errors, tcp
 from mooncake_osgi.master import MasterClient, encode_frame, int64, replicate_config_message, uint64
+from mooncake_osgi.grants import Grant
 from mooncake_osgi.segment import SegmentServer
 from mooncake_osgi.connect import recv_exactly
 
@@ -32,7 +33,8 @@ FRAMES = {name: b for name, (b, _) in blocks("frame").items()}
 
 def test_the_doc_has_the_frames_this_test_reads():
     assert {"master-hello-request", "master-get-replica-list-response", "tcp-read-request",
-            "tcp-write-unknown-segment-response"} <= FRAMES.keys()
+            "tcp-write-unknown-segment-response", "tcp-write-granted-request",
+            "tcp-read-without-grant-response"} <= FRAMES.keys()
     assert len(FRAMES) >= 20
 
 
@@ -52,7 +54,7 @@ def _nan_equal(a, b):
 
 def test_a_request_this_client_builds_is_the_docs_request():
     hello = cbor2.loads(FRAMES["master-hello-request"][8:])
-    assert hello == {"id": 1, "op": "HELLO", "deadlineMs": 4102444800000, "args": [3]}
+    assert {k: hello[k] for k in ("id", "op", "args")} == {"id": 1, "op": "HELLO", "args": [3]}
     put_start = cbor2.loads(FRAMES["master-put-start-request"][8:])
     config = put_start["args"][3]
     assert repr(config) == repr(replicate_config_message()), "the Java default ReplicateConfig"
@@ -82,29 +84,46 @@ def test_chunk_checksums_of_the_documented_object():
     assert checksum.of_parts([memoryview(data)[:1000], memoryview(data)[1000:]], 4096) == (whole, sums)
 
 
+DOC_GRANT_KEY = bytes(range(32))
+DOC_SERVER_CLOCK_S = 1795999940.0  # the doc's server: a minute before its grant expires
+
+
 def test_tcp_requests_are_the_docs_bytes():
-    assert tcp.REQUEST.pack(tcp.MAGIC, 1, tcp.READ, 5, 1, 4096, 5) + b"seg-1" == FRAMES["tcp-read-request"]
-    assert (tcp.REQUEST.pack(tcp.MAGIC, 1, tcp.WRITE, 5, 2, 8192, 5) + b"seg-1" + b"world"
-            == FRAMES["tcp-write-request"])
+    assert tcp.encode_request(tcp.READ, b"seg-1", 1, 4096, 5) == FRAMES["tcp-read-request"]
+    assert tcp.encode_request(tcp.WRITE, b"seg-1", 2, 8192, 5) + b"world" == FRAMES["tcp-write-request"]
+    grant = Grant.sign(DOC_GRANT_KEY, "seg-a", True, 4096, 65536, 1796000000000)
+    assert tcp.encode_request(tcp.WRITE, b"seg-a", 6, 8192, 5, grant) + b"world" == FRAMES["tcp-write-granted-request"]
+    assert tcp.encode_request(tcp.READ, b"seg-a", 7, 8192, 5) == FRAMES["tcp-read-without-grant-request"]
+
+
+def exchange(server, names):
+    """Sends each named request to ``server`` on one connection and checks the doc's response; then
+    expects the connection closed (the last request is a refused WRITE)."""
+    with socket.create_connection(("127.0.0.1", int(server.address.rsplit(":", 1)[1]))) as s:
+        for name in names:
+            s.sendall(FRAMES[name + "-request"])
+            expected = FRAMES[name + "-response"]
+            assert recv_exactly(s, len(expected)) == expected, name
+        try:  # a refused WRITE closes the connection (a reset, with its payload unread, is allowed)
+            assert s.recv(1) == b""
+        except ConnectionResetError:
+            pass
 
 
 def test_the_python_segment_server_answers_the_docs_requests_with_the_docs_responses():
-    server = SegmentServer("seg-1", 65536)
+    plain = SegmentServer("seg-1", 65536)
+    granted = SegmentServer("seg-a", 65536, grant_key=DOC_GRANT_KEY)
+    granted.clock = lambda: DOC_SERVER_CLOCK_S
     try:
-        server.view[4096:4101] = b"hello"
-        with socket.create_connection(("127.0.0.1", int(server.address.rsplit(":", 1)[1]))) as s:
-            for exchange in ["tcp-read", "tcp-write", "tcp-read-out-of-range", "tcp-read-unknown-segment",
-                             "tcp-write-unknown-segment"]:
-                s.sendall(FRAMES[exchange + "-request"])
-                expected = FRAMES[exchange + "-response"]
-                assert recv_exactly(s, len(expected)) == expected, exchange
-            try:  # a refused WRITE closes the connection (a reset, with its payload unread, is allowed)
-                assert s.recv(1) == b""
-            except ConnectionResetError:
-                pass
-        assert bytes(server.view[8192:8197]) == b"world"
+        plain.view[4096:4101] = b"hello"
+        exchange(plain, ["tcp-read", "tcp-write", "tcp-read-out-of-range", "tcp-read-unknown-segment",
+                         "tcp-write-unknown-segment"])
+        assert bytes(plain.view[8192:8197]) == b"world"
+        exchange(granted, ["tcp-write-granted", "tcp-read-without-grant", "tcp-write-unknown-segment"])
+        assert bytes(granted.view[8192:8197]) == b"world"
     finally:
-        server.close()
+        plain.close()
+        granted.close()
 
 
 def test_the_requester_reads_and_writes_through_a_segment_server():

@@ -33,12 +33,18 @@ final class BenchStore implements InstantSource {
     final StoreMaster master;
 
     BenchStore(String policy, long capacityBytes) {
+        this(policy, capacityBytes, null);
+    }
+
+    /** {@code grantKey}: the segment's key, so that every put-start and get signs a grant (null: none). */
+    BenchStore(String policy, long capacityBytes, org.mooncake.osgi.store.master.GrantKey grantKey) {
         PolicySelector selector = new PolicySelector();
         EvictionPolicy p = policy(policy);
         selector.add(new PolicySelector.Offer(p, p.name(), 0, 1));
         master = new StoreMaster(MasterSettings.DEFAULTS, this, selector);
         master.mountSegment(new SegmentDescriptor("bench", "bench-client", capacityBytes,
-                new SegmentEndpoint("local", "none", "bench")));
+                java.util.List.of(new SegmentEndpoint("local", "none", "bench")),
+                org.mooncake.osgi.store.spi.device.MemoryKind.HOST, grantKey));
     }
 
     /** A policy of the policy benchmark, configured as it runs there. */

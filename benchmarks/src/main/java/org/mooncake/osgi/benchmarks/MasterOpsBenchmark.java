@@ -20,7 +20,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Master metadata operations on 100,000 resident objects: a put (start + end + remove, so the
  * store does not grow), a replica look-up (get) and an exists, on one and on two threads; with
- * the default policy, and with cost-aware, which observes every hit and write (its overhead).
+ * the default policy, and with cost-aware, which observes every hit and write (its overhead);
+ * with the segment's grant key ({@code grants=signed}) every put-start and get also signs a
+ * data-path grant per replica (HMAC-SHA256), against none ({@code grants=none}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -37,13 +39,17 @@ public class MasterOpsBenchmark {
     @org.openjdk.jmh.annotations.Param({"lease-lru", "cost-aware"})
     public String policy;
 
+    @org.openjdk.jmh.annotations.Param({"none", "signed"})
+    public String grants;
+
     private BenchStore store;
     private final AtomicLong seq = new AtomicLong();
     private ObjectKey[] keys;
 
     @Setup
     public void setUp() {
-        store = new BenchStore(policy, BenchStore.capacityFor(RESIDENT, 0.5));
+        store = new BenchStore(policy, BenchStore.capacityFor(RESIDENT, 0.5),
+                "signed".equals(grants) ? org.mooncake.osgi.store.master.GrantKey.random() : null);
         store.fill(RESIDENT);
         keys = new ObjectKey[RESIDENT];
         for (int i = 0; i < RESIDENT; i++) {

@@ -29,6 +29,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
  * the rounds' ratios). What is measured is a registry of named systems ({@link TransferSystems});
  * {@code --systems} picks some, {@code --sizes} the object sizes.
  *
+ * <p>The rounds are also how two configurations are compared: {@code --systems
+ * tcp,tcp-unchecked --rounds 10} measures, at each size, tcp with grants checked and without one
+ * right after the other, ten times over, in alternating order (A B, B A, ...); the goal lines give
+ * the median of the rounds' ratios (what grants cost, judged from 1 MiB; what TLS costs,
+ * {@code tcp-tls} against {@code tcp}, measured).
+ *
  * <p>Writes a table to stdout, progress to stderr ({@link Progress}: a bar with the time left on a
  * terminal, lines otherwise), JSON and PNG charts to the output folder. A
  * system that cannot run here (a program not installed) is reported "not run" with the reason;
@@ -204,9 +210,10 @@ public final class TransferBenchmark {
     }
 
     /**
-     * Rounds of every size in turn, each size measured on every system one after the other, so
-     * that the ratios the goals judge compare measurements seconds apart, not minutes: this VM's
-     * speed drifts over a run by as much as the goals' margins (see {@link TransferGoals}).
+     * Rounds of every size in turn, each size measured on every system one after the other (in
+     * reverse order in even rounds: {@link #inRoundOrder}), so that the ratios the goals judge
+     * compare measurements seconds apart, not minutes: this VM's speed drifts over a run by as
+     * much as the goals' margins (see {@link TransferGoals}).
      * Prints the report to {@code report}, writes transfer.json and the charts, and returns what
      * it found.
      */
@@ -251,7 +258,7 @@ public final class TransferBenchmark {
                 progress(String.format(Locale.ROOT, "round %d of %d", round, rig.rounds()));
                 rounds.add(new ArrayList<>());
                 for (long size : sizes) {
-                    for (var s : started.entrySet()) {
+                    for (var s : inRoundOrder(List.copyOf(started.entrySet()), round)) {
                         if (s.getKey().perSize()) {
                             measure(s.getKey(), s.getValue(), size, failures);
                         }
@@ -272,6 +279,16 @@ public final class TransferBenchmark {
                 }
             }
         }
+    }
+
+    /**
+     * The systems in the order round {@code round} (from 1) measures each size: the registry's in
+     * odd rounds, the reverse in even ones (A B, B A, ...), so that whatever running first or
+     * second does to a measurement (the previous system's garbage, a neighbour's burst on this
+     * shared VM) falls on each side of a ratio alike. Two systems over 2N rounds are N pairs each way.
+     */
+    static <T> List<T> inRoundOrder(List<T> systems, int round) {
+        return round % 2 == 1 ? systems : systems.reversed();
     }
 
     private void measure(TransferSystem system, TransferSystem.Session session, long size, List<String> failures)

@@ -13,8 +13,10 @@ import org.mooncake.osgi.benchmarks.TransferBenchmark.Result;
  * The transfer goals, checked against one run's results: shm within 2x of memcpy; tcp at least
  * Redis at every size and 1.5x Redis from 32 MB; tcp at least 80% of one iperf3 stream from
  * 1 MiB; the store over ucx at least 0.5x ucx_perftest over shared memory and 0.8x
- * ucx_perftest over TCP from 1 MiB. Each goal is an entry of {@link #GOALS}: a ratio of two
- * rows. A goal one of whose rows did not run at all (a peer not installed, a system not
+ * ucx_perftest over TCP from 1 MiB; tcp with grants checked at least 0.90x tcp without
+ * ({@code tcp-unchecked}) from 1 MiB. Each goal is an entry of {@link #GOALS}: a ratio of two
+ * rows. Some entries are measured, not judged ({@link Goal#measured}): what checking grants costs
+ * below 1 MiB, and what TLS costs against plain tcp. A goal one of whose rows did not run at all (a peer not installed, a system not
  * selected, the ucx rows not there yet) is one line "not run", not guessed.
  *
  * <p>A run measures every system in rounds, each round all sizes in turn. A ratio is taken
@@ -46,6 +48,15 @@ final class TransferGoals {
         boolean appliesTo(long size) {
             return size >= fromSize && size < belowSize;
         }
+
+        /** A ratio reported with its rounds' range and no verdict ({@code line} NaN). */
+        static Goal measured(String title, Side numerator, Side denominator, long fromSize, long belowSize) {
+            return new Goal(title, numerator, denominator, Double.NaN, true, "x", fromSize, belowSize);
+        }
+
+        boolean judged() {
+            return !Double.isNaN(line);
+        }
     }
 
     static final List<Goal> GOALS = List.of(
@@ -62,7 +73,13 @@ final class TransferGoals {
                     Long.MAX_VALUE),
             new Goal("ucx-tcp at least 0.8x ucx_perftest-tcp", Side.same(TransferSystems.UCX_TCP),
                     new Side(TransferSystems.PERFTEST_TCP, UcxPerftest.OP, false), 0.8, true, "x", 1 << 20,
-                    Long.MAX_VALUE));
+                    Long.MAX_VALUE),
+            new Goal("tcp with grants at least 0.90x tcp without", Side.same(TransferSystems.TCP),
+                    Side.same(TransferSystems.TCP_UNCHECKED), 0.9, true, "x", 1 << 20, Long.MAX_VALUE),
+            Goal.measured("tcp with grants relative to tcp without", Side.same(TransferSystems.TCP),
+                    Side.same(TransferSystems.TCP_UNCHECKED), 0, 1 << 20),
+            Goal.measured("tcp-tls relative to tcp", Side.same(TransferSystems.TCP_TLS), Side.same(TransferSystems.TCP),
+                    0, Long.MAX_VALUE));
 
     private TransferGoals() {
     }
@@ -97,7 +114,8 @@ final class TransferGoals {
                     List<Double> values = ratios(rounds, r -> ratio(g.numerator.in(r, op, size),
                             g.denominator.in(r, op, size)).map(x -> factor * x));
                     out.add(values.isEmpty() ? g.title + ", " + at + ": not measured"
-                            : verdict(g.title, at, values, g.unit, g.line, g.atLeast));
+                            : g.judged() ? verdict(g.title, at, values, g.unit, g.line, g.atLeast)
+                            : measuredLine(g.title, at, values, g.unit));
                 }
             }
         }
@@ -123,6 +141,17 @@ final class TransferGoals {
             s += String.format(Locale.ROOT, " (median of %d rounds, %.2f–%.2f%s, met in %d)", values.size(),
                     values.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
                     values.stream().mapToDouble(Double::doubleValue).max().orElseThrow(), unit, held);
+        }
+        return s;
+    }
+
+    /** A ratio without a verdict: its median, and the range of the rounds. */
+    private static String measuredLine(String title, String at, List<Double> values, String unit) {
+        String s = String.format(Locale.ROOT, "%s, %s: %.2f%s (measured)", title, at, median(values), unit);
+        if (values.size() > 1) {
+            s += String.format(Locale.ROOT, " (median of %d rounds, %.2f–%.2f%s)", values.size(),
+                    values.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+                    values.stream().mapToDouble(Double::doubleValue).max().orElseThrow(), unit);
         }
         return s;
     }

@@ -35,7 +35,12 @@ final class TransferSystems {
     static final String MEMCPY = "memcpy";
     static final String LOCAL = "local";
     static final String SHM = "shm";
+    /** The store over the tcp transport as shipped: the master's grant checked on every request. */
     static final String TCP = "tcp";
+    /** As {@link #TCP} with {@code grants.checked=false}: the A side of what checking grants costs. */
+    static final String TCP_UNCHECKED = "tcp-unchecked";
+    /** As {@link #TCP} with TLS 1.3 on every connection ({@code tls.*}), grants checked. */
+    static final String TCP_TLS = "tcp-tls";
     static final String REDIS = "redis";
     static final String IPERF3 = "iperf3";
     /** The store over the ucx transport with {@code UCX_TLS=posix,self}. */
@@ -62,8 +67,16 @@ final class TransferSystems {
                 TransferSystem.transport(LOCAL, "the store over the local transport (one JVM)", LocalTransport::new, true),
                 TransferSystem.transport(SHM, "the store over the shm transport (a /dev/shm file mapped twice)",
                         () -> new ShmTransport(ShmTransport.in("/dev/shm"))),
-                TransferSystem.transport(TCP, "the store over the tcp transport on loopback (4 connections)",
-                        TransferSystems::tcpTransport),
+                TransferSystem.transport(TCP, "the store over the tcp transport on loopback (4 connections), grants "
+                        + "checked", () -> tcpTransport(TcpTransport::new)),
+                TransferSystem.transport(TCP_UNCHECKED, "as tcp, with grants.checked=false (what checking grants costs)",
+                        () -> tcpTransport(c -> new TcpTransport(TcpTransport.withGrantsChecked(c, false)))),
+                TransferSystem.transport(TCP_TLS, "as tcp, with TLS 1.3 and client certificates (keytool-made, once a run)",
+                        () -> tcpTransport(c -> {
+                            BenchCertificates.Stores tls = BenchCertificates.get();
+                            return new TcpTransport(TcpTransport.withTls(c, tls.keystore().toString(),
+                                    tls.truststore().toString(), BenchCertificates.PASSWORD));
+                        })),
                 TransferSystem.transport(UCX_POSIX, "the store over the ucx transport, UCX_TLS=posix,self",
                         () -> new UcxTransport(UcxTransport.with("posix,self"))),
                 TransferSystem.transport(UCX_TCP, "the store over the ucx transport, UCX_TLS=tcp",
@@ -102,10 +115,15 @@ final class TransferSystems {
                 .collect(Collectors.joining("\n"));
     }
 
-    private static TcpTransport tcpTransport() {
+    /** A tcp transport opened on the loopback settings every tcp row shares. */
+    private interface TcpOpener {
+        TcpTransport open(TcpTransport.Config loopback) throws IOException;
+    }
+
+    private static TcpTransport tcpTransport(TcpOpener opener) {
         try {
             // -Dtransfer.tcp.spin.us=0 measures the transport without its poll before sleeping
-            return new TcpTransport(TcpTransport.loopback(4, 4 << 20, 60_000,
+            return opener.open(TcpTransport.loopback(4, 4 << 20, 60_000,
                     Long.getLong("transfer.tcp.spin.us", TcpTransport.DEFAULT_SPIN_WAIT_US)));
         } catch (IOException e) {
             throw new IllegalStateException(e);

@@ -115,7 +115,7 @@ class TransferBenchmarkTest {
         assertEquals("unknown option --system; it takes [OUT_DIR] and --systems, --sizes, --rounds, --scale, --warmup, "
                 + "--out, --help", mistake(() -> TransferBenchmark.parse(new String[] {out, "--system", "tcp"})));
         assertTrue(mistake(() -> TransferBenchmark.parse(new String[] {out, "--systems", "tcp,rdma"}))
-                .startsWith("--systems: unknown system 'rdma'; known: memcpy, local, shm, tcp, ucx-posix, ucx-tcp, redis"));
+                .startsWith("--systems: unknown system 'rdma'; known: memcpy, local, shm, tcp, tcp-unchecked, tcp-tls, ucx-posix"));
         assertEquals("--sizes takes sizes, each a whole number of bytes, optionally with B, KiB, MiB, GiB (1024s) or kB, "
                 + "MB, GB (1000s), such as 4KiB or 32062464, was '1.5MiB'",
                 mistake(() -> TransferBenchmark.parse(new String[] {out, "--sizes", "64KiB,1.5MiB"})));
@@ -219,6 +219,22 @@ class TransferBenchmarkTest {
         assertEquals(java.util.Map.of("absent", "not installed"), report.notRun());
         assertEquals(List.of(8192L, 8192L), report.rounds().stream().flatMap(List::stream)
                 .map(TransferBenchmark.Result::size).toList());
+    }
+
+    /** A B in odd rounds, B A in even ones, at every size: the A/B pairs alternate which runs first. */
+    @Test
+    void evenRoundsMeasureTheSystemsInReverseOrder(@TempDir Path dir) throws Exception {
+        List<String> measured = new java.util.ArrayList<>();
+        java.util.function.Function<String, TransferSystem> recording = name -> new TransferSystem(name, "records",
+                List.of(), java.util.Optional::empty, true, rig -> size -> {
+                    measured.add(name + "@" + size);
+                    return List.of(new TransferBenchmark.Result(name, "put", size, 1, 10, 1, 1));
+                });
+        TransferBenchmark b = TransferBenchmark.parse(new String[] {dir.toString(), "--sizes", "4KiB,8KiB", "--rounds", "3",
+                "--systems", "a,b"}, List.of(recording.apply("a"), recording.apply("b")));
+        b.run(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        assertEquals(List.of("a@4096", "b@4096", "a@8192", "b@8192", "b@4096", "a@4096", "b@8192", "a@8192",
+                "a@4096", "b@4096", "a@8192", "b@8192"), measured);
     }
 
     @Test

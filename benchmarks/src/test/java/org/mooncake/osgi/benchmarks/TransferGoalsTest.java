@@ -120,6 +120,38 @@ class TransferGoalsTest {
                 line(withTcp, "ucx-tcp at least 0.8x ucx_perftest-tcp, 1,048,576 B get"));
     }
 
+    /**
+     * What grants and TLS cost, from alternated runs (tcp, tcp-unchecked, tcp-tls in each round):
+     * tcp with grants against tcp without is judged from 1 MiB at 0.90x and measured below;
+     * tcp-tls against tcp is measured at every size, with no verdict.
+     */
+    @Test
+    void theGrantsGoalIsJudgedFrom1MiBAndTheOtherRatiosAreMeasuredOnly() {
+        long kib64 = 64 << 10;
+        long mib = 1 << 20;
+        List<List<Result>> rounds = List.of(
+                List.of(r("tcp", "put", kib64, 800), r("tcp-unchecked", "put", kib64, 1_000), r("tcp-tls", "put", kib64, 400),
+                        r("tcp", "put", mib, 1_900), r("tcp-unchecked", "put", mib, 2_000), r("tcp-tls", "put", mib, 1_000),
+                        r("tcp", "get", mib, 1_700), r("tcp-unchecked", "get", mib, 2_000)),
+                List.of(r("tcp", "put", kib64, 900), r("tcp-unchecked", "put", kib64, 1_000), r("tcp-tls", "put", kib64, 450),
+                        r("tcp", "put", mib, 1_800), r("tcp-unchecked", "put", mib, 2_000), r("tcp-tls", "put", mib, 900),
+                        r("tcp", "get", mib, 1_750), r("tcp-unchecked", "get", mib, 2_000)));
+        List<String> lines = TransferGoals.check(rounds);
+
+        assertEquals("tcp with grants at least 0.90x tcp without, 1,048,576 B put: 0.93x met (median of 2 rounds, "
+                + "0.90–0.95x, met in 2)", line(lines, "tcp with grants at least 0.90x tcp without, 1,048,576 B put"));
+        assertEquals("tcp with grants at least 0.90x tcp without, 1,048,576 B get: 0.86x MISSED (median of 2 rounds, "
+                + "0.85–0.88x, met in 0)", line(lines, "tcp with grants at least 0.90x tcp without, 1,048,576 B get"));
+        assertEquals("tcp with grants relative to tcp without, 65,536 B put: 0.85x (measured) (median of 2 rounds, "
+                + "0.80–0.90x)", line(lines, "tcp with grants relative to tcp without, 65,536 B put"));
+        assertTrue(lines.stream().noneMatch(l -> l.startsWith("tcp with grants at least") && l.contains("65,536")),
+                "the goal applies from 1 MiB on: " + lines);
+        assertEquals("tcp-tls relative to tcp, 1,048,576 B put: 0.51x (measured) (median of 2 rounds, 0.50–0.53x)",
+                line(lines, "tcp-tls relative to tcp, 1,048,576 B put"));
+        assertEquals("tcp-tls relative to tcp, 65,536 B put: 0.50x (measured) (median of 2 rounds, 0.50–0.50x)",
+                line(lines, "tcp-tls relative to tcp, 65,536 B put"));
+    }
+
     @Test
     void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
         assertEquals(2.5, TransferGoals.median(List.of(4.0, 1.0, 3.0, 2.0)));

@@ -20,8 +20,8 @@ class TransferSystemsTest {
     @Test
     void theRegistryNamesEverySystemOnceInTheOrderARoundRuns() {
         List<String> names = names(TransferSystems.known());
-        assertEquals(List.of("memcpy", "local", "shm", "tcp", "ucx-posix", "ucx-tcp", "redis", "ucx_perftest-posix",
-                "ucx_perftest-tcp", "iperf3"), names);
+        assertEquals(List.of("memcpy", "local", "shm", "tcp", "tcp-unchecked", "tcp-tls", "ucx-posix", "ucx-tcp", "redis",
+                "ucx_perftest-posix", "ucx_perftest-tcp", "iperf3"), names);
         for (TransferGoals.Goal g : TransferGoals.GOALS) {
             for (String system : List.of(g.numerator().system(), g.denominator().system())) {
                 assertTrue(names.contains(system.replaceFirst("-1$", "")), system);
@@ -35,8 +35,8 @@ class TransferSystemsTest {
         List<TransferSystem> known = TransferSystems.known();
         assertEquals(List.of("memcpy", "local", "ucx_perftest-posix"),
                 names(TransferSystems.select("--systems", "ucx_perftest-posix, local,memcpy,local", known)));
-        assertEquals("--systems: unknown system 'ucx'; known: memcpy, local, shm, tcp, ucx-posix, ucx-tcp, redis, "
-                + "ucx_perftest-posix, ucx_perftest-tcp, iperf3",
+        assertEquals("--systems: unknown system 'ucx'; known: memcpy, local, shm, tcp, tcp-unchecked, tcp-tls, ucx-posix, "
+                + "ucx-tcp, redis, ucx_perftest-posix, ucx_perftest-tcp, iperf3",
                 assertThrows(BenchArgs.Mistake.class, () -> TransferSystems.select("--systems", "tcp,ucx", known))
                         .getMessage());
         assertTrue(assertThrows(BenchArgs.Mistake.class, () -> TransferSystems.select("--systems", "tcp,,shm", known))
@@ -69,6 +69,24 @@ class TransferSystemsTest {
                 assertTrue(r.mibPerSecond() > 0 && r.ops() >= 3, r.toString());
             }
             assertEquals(2, made[0], "one instance shared by both peers");
+        }
+    }
+
+    /**
+     * The three tcp rows move objects through the store: grants checked (the store client mounts
+     * its segment with a grant key, the master signs a grant per replica, the transport sends it),
+     * not checked, and over TLS with certificates keytool made for the run.
+     */
+    @Test
+    void theTcpRowsWithGrantsWithoutAndOverTlsMoveObjects() throws Exception {
+        List<TransferSystem> tcp = TransferSystems.select("--systems", "tcp,tcp-unchecked,tcp-tls", TransferSystems.known());
+        for (TransferSystem system : tcp) {
+            try (TransferSystem.Session s = system.starter().start(new TransferSystem.Rig(0.0001, 1, 0))) {
+                for (TransferBenchmark.Result r : s.measure(64 << 10)) {
+                    assertEquals(system.name(), r.system());
+                    assertTrue(r.mibPerSecond() > 0 && r.ops() >= 3, r.toString());
+                }
+            }
         }
     }
 

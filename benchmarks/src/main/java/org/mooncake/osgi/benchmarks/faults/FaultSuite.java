@@ -27,6 +27,7 @@ import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.client.impl.EmbeddedStoreClient;
 import org.mooncake.osgi.store.master.SegmentStats;
 import org.mooncake.osgi.store.rpc.impl.RemoteMasterService;
+import org.mooncake.osgi.transport.shm.ShmTransport;
 import org.mooncake.osgi.transport.tcp.TcpTransport;
 
 /**
@@ -53,6 +54,9 @@ public final class FaultSuite {
     /** Per storage node: room for the live objects and for ten seconds of removed ones still under a read lease. */
     static final long SEGMENT_BYTES = 512L << 20;
     static final Path FAKETIME_LIB = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+    /** The shm storage node's segment (full-shm-tmpfs), and its tmpfs: the segment file and 8 MiB more. */
+    static final long SHM_SEGMENT_BYTES = 128L << 20;
+    static final long SHM_TMPFS_BYTES = SHM_SEGMENT_BYTES + (8L << 20);
 
     /** A run's settings. */
     public record Options(int faults, List<FaultKind> kinds, long seed, Path out, double soakMinutes, int storage,
@@ -141,7 +145,6 @@ public final class FaultSuite {
     private final Random rnd;
     private final Map<String, String> clientIdOf = new HashMap<>();
     private final Map<String, Set<String>> segmentsOf = new HashMap<>();
-    private final Set<String> everSeen = new HashSet<>();
     private final List<Fault> faults = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private Cluster cluster;
@@ -152,6 +155,10 @@ public final class FaultSuite {
     private long probeSeq;
     private long evictionsBefore; // by masters that have since been killed
     private Workers workers;
+    /** Storage nodes restarted after a kill whose new segment has not been seen mounted yet. */
+    private final Set<Node> restarting = new java.util.LinkedHashSet<>();
+    private SmallTmpfs tmpfs;
+    private Node shmNode;
 
     public FaultSuite(Options o) {
         this.o = o;
@@ -165,27 +172,48 @@ public final class FaultSuite {
             kinds.remove(FaultKind.CLOCK_JUMP);
             notes.add("clock-jump skipped: faketime is not installed (apt-get install faketime)");
         }
-        if (kinds.isEmpty()) {
-            throw new BenchArgs.Mistake("no fault kind left to inject");
-        }
         long started = System.nanoTime();
         deleteTree(out.resolve("cluster")); // a previous run's logs would be added up with this one's
         cluster = new Cluster(o.distribution(), out.resolve("cluster"));
-        try (TcpTransport net = new TcpTransport(TcpTransport.loopback(4, 1 << 20, 5000))) {
+        if (kinds.contains(FaultKind.FULL_SHM_TMPFS)) {
+            try {
+                tmpfs = SmallTmpfs.mount(cluster.dir().resolve("shm-tmpfs"), SHM_TMPFS_BYTES);
+            } catch (IOException e) {
+                kinds.remove(FaultKind.FULL_SHM_TMPFS);
+                notes.add("full-shm-tmpfs skipped: cannot mount a small tmpfs here (it needs root): " + e.getMessage());
+            }
+        }
+        if (kinds.isEmpty()) {
+            throw new BenchArgs.Mistake("no fault kind left to inject");
+        }
+        Path shmPeers = tmpfs == null ? null : Files.createDirectories(cluster.dir().resolve("shm-peers"));
+        try (TcpTransport net = new TcpTransport(TcpTransport.loopback(4, 1 << 20, 5000));
+                ShmTransport shm = shmPeers == null ? null : new ShmTransport(ShmTransport.in(shmPeers.toString()))) {
             int rpc = Cluster.freePort();
+            // every container starts at once (a storage node mounts once its master answers)
             master = cluster.container("fault-master", "master", List.of("rpc.port=" + rpc, "bind=127.0.0.1",
                     "admin.port=0"));
-            masterRpc = new RemoteMasterService(new InetSocketAddress("127.0.0.1", rpc), 3000, 64 << 20);
-            await("the master", 300, () -> masterRpc.stats() != null);
+            List<Node> storage = new ArrayList<>();
             for (int i = 0; i < o.storage(); i++) {
-                learnSegment(cluster.container("fault-storage-" + i, "storage", List.of("master=127.0.0.1:" + rpc,
+                storage.add(cluster.container("fault-storage-" + i, "storage", List.of("master=127.0.0.1:" + rpc,
                         "segment.size=" + SEGMENT_BYTES, "admin.port=0")));
             }
-            harness = EmbeddedStoreClient.create(masterRpc, List.of(net), "fault-harness", ObjectKey.DEFAULT_TENANT, "tcp",
-                    InstantSource.system());
+            if (tmpfs != null) {
+                // its segment is a file on the small tmpfs, reached over shm by the clients and the harness
+                cluster.deriveProfile("storage-shm", "storage", Map.of(ShmTransport.PID,
+                        Map.of("directory", tmpfs.dir().toString())));
+                shmNode = cluster.container("fault-storage-shm", "storage-shm", List.of("master=127.0.0.1:" + rpc,
+                        "segment.size=" + SHM_SEGMENT_BYTES, "transport=shm", "admin.port=0"));
+                storage.add(shmNode);
+            }
+            masterRpc = new RemoteMasterService(new InetSocketAddress("127.0.0.1", rpc), 3000, 64 << 20);
+            await("the master", 300, () -> masterRpc.stats() != null);
+            storage.forEach(this::learnSegment);
+            harness = EmbeddedStoreClient.create(masterRpc, shm == null ? List.of(net) : List.of(net, shm),
+                    "fault-harness", ObjectKey.DEFAULT_TENANT, "tcp", InstantSource.system());
             probeLog = new OpLog(cluster.dir().resolve("ops-probe.log"));
             workers = new Workers(cluster, "127.0.0.1:" + rpc, o.clients(), o.seed(),
-                    kinds.contains(FaultKind.CLOCK_JUMP));
+                    kinds.contains(FaultKind.CLOCK_JUMP), shmPeers);
             workers.startAll();
             await("the clients' first operations", 120, workers::allLogged);
             Resources before = o.soakMinutes() > 0 ? Resources.sample(processes()) : null;
@@ -197,7 +225,7 @@ public final class FaultSuite {
                 long stepped = 0;
                 List<FaultKind> deck = new ArrayList<>();
                 while (o.soakMinutes() > 0 ? System.nanoTime() < soakEnd : faults.size() < o.faults()) {
-                    Thread.sleep(200 + rnd.nextInt(1300)); // the load runs a random while between faults
+                    Thread.sleep(100 + rnd.nextInt(500)); // the load runs a random while between faults
                     if (deck.isEmpty()) { // every kind once per round, in a random order
                         deck.addAll(kinds);
                         java.util.Collections.shuffle(deck, rnd);
@@ -224,6 +252,7 @@ public final class FaultSuite {
                     }
                 }
             }
+            healStorage(); // a node still starting would be sampled, and swept, half up
             Resources after = o.soakMinutes() > 0 ? Resources.sample(processes()) : null;
             long evicted = evictionsBefore + evictions();
             if (evicted > 0) {
@@ -247,6 +276,9 @@ public final class FaultSuite {
                 masterRpc.close();
             }
             cluster.close();
+            if (tmpfs != null) {
+                tmpfs.close();
+            }
         }
     }
 
@@ -265,23 +297,37 @@ public final class FaultSuite {
     private Map<String, Process> processes() {
         Map<String, Process> m = new java.util.LinkedHashMap<>();
         m.put(master.name(), master.process);
-        cluster.nodes("storage").forEach(n -> m.put(n.name(), n.process));
+        segmentNodes().forEach(n -> m.put(n.name(), n.process));
         m.putAll(workers.processes());
         return m;
     }
 
     /** Waits until the node's new segment is mounted at the master, and notes whose it is. */
     private void learnSegment(Node n) {
+        // the local transport's endpoint names the process (local://pid:PID@host): which segment is
+        // whose does not depend on the order in which nodes that start together mount
+        String local = "local://pid:" + n.pid() + "@";
         await(n.name() + "'s segment mounted", 300, () -> {
             for (SegmentStats s : masterRpc.segments()) {
-                if (everSeen.add(s.clientId())) {
-                    clientIdOf.put(n.name(), s.clientId());
-                }
                 segmentsOf.computeIfAbsent(s.clientId(), k -> new HashSet<>()).add(s.name());
+                if (s.endpoints().stream().anyMatch(e -> e.startsWith(local))) {
+                    clientIdOf.put(n.name(), s.clientId());
+                    return true;
+                }
             }
-            String id = clientIdOf.get(n.name());
-            return id != null && masterRpc.segments().stream().anyMatch(s -> s.clientId().equals(id));
+            return false;
         });
+    }
+
+    /** The tcp endpoint ({@code tcp://host:port}) the master lists for {@code n}'s segment; null if none or no answer. */
+    private String tcpEndpoint(Node n) {
+        String id = clientIdOf.get(n.name());
+        try {
+            return masterRpc.segments().stream().filter(s -> s.clientId().equals(id))
+                    .flatMap(s -> s.endpoints().stream()).filter(e -> e.startsWith("tcp://")).findFirst().orElse(null);
+        } catch (RuntimeException masterDown) {
+            return null;
+        }
     }
 
     /** Objects evicted by the running master so far; 0 if it does not answer. */
@@ -304,8 +350,32 @@ public final class FaultSuite {
         return List.copyOf(segmentsOf.getOrDefault(id, Set.of()));
     }
 
+    /** The nodes that contribute a segment: the tcp storage nodes, and the shm one where there is one. */
+    private List<Node> segmentNodes() {
+        List<Node> all = new ArrayList<>(cluster.nodes("storage"));
+        if (shmNode != null) {
+            all.add(shmNode);
+        }
+        return all;
+    }
+
+    /**
+     * Waits until every storage node restarted after a kill has its new segment mounted. A
+     * restart runs while the faults that do not need every node go on (a JVM's start is most of
+     * a storage kill's time); a fault that picks a node or counts them waits for it here.
+     */
+    private void healStorage() {
+        for (Node n : restarting) {
+            learnSegment(n);
+        }
+        restarting.clear();
+    }
+
     private Fault inject(FaultKind kind) throws Exception {
         List<Node> storage = cluster.nodes("storage");
+        if (kind.needsEveryNode()) {
+            healStorage();
+        }
         switch (kind) {
             case STORAGE_KILL -> {
                 Node n = storage.get(rnd.nextInt(storage.size()));
@@ -314,13 +384,14 @@ public final class FaultSuite {
                 Cluster.kill9(n.process);
                 Fault f = recover(new Fault(kind.id(), n.name(), t, -1, segments, false));
                 clientIdOf.remove(n.name());
+                TransportSwap.undeploy(n); // it starts with the distribution's transport, as a new node would
                 cluster.start(n);
-                learnSegment(n);
+                restarting.add(n);
                 return f;
             }
             case CLIENT_KILL_PUT, CLIENT_KILL_GET -> {
                 Op op = kind == FaultKind.CLIENT_KILL_PUT ? Op.PUT : Op.GET;
-                int slot = rnd.nextInt(o.clients());
+                int slot = workers.pickRunning(rnd);
                 String id = workers.id(slot);
                 long t = workers.killWhile(slot, op);
                 Fault f = recover(new Fault(kind.id(), id, t, -1, List.of(), false));
@@ -333,8 +404,9 @@ public final class FaultSuite {
                 Cluster.kill9(master.process);
                 cluster.start(master);
                 Fault f = recover(new Fault(kind.id(), master.name(), t, -1, List.of(), true));
+                int nodes = segmentNodes().size();
                 await("every storage node mounted again", 300, () -> masterRpc.segments().stream()
-                        .map(SegmentStats::clientId).distinct().filter(clientIdOf::containsValue).count() == storage.size());
+                        .map(SegmentStats::clientId).distinct().filter(clientIdOf::containsValue).count() == nodes);
                 return f;
             }
             case STORAGE_STALL -> {
@@ -355,6 +427,7 @@ public final class FaultSuite {
             }
             case CLOCK_JUMP -> {
                 long secs = (rnd.nextBoolean() ? 1 : -1) * (30 + rnd.nextInt(3600));
+                workers.awaitRunning(0); // a client started to replace a killed one jumps once it runs
                 long t = System.nanoTime();
                 workers.jumpClock(secs);
                 Fault f = during(1000 + rnd.nextInt(2000), () -> workers.jumpClock(0),
@@ -362,6 +435,26 @@ public final class FaultSuite {
                 // the jumped client recovers when it succeeds again, not the harness (whose clock is right)
                 long back = workers.firstSuccessSince(0, t, TimeUnit.SECONDS.toNanos(60));
                 return new Fault(f.kind(), f.target(), t, back, List.of(), false);
+            }
+            case FULL_SHM_TMPFS -> {
+                long t = System.nanoTime();
+                long filled = tmpfs.fill();
+                Fault f = during(500 + rnd.nextInt(2500), tmpfs::free,
+                        new Fault(kind.id(), shmNode.name() + ":" + (filled >> 10) + "KiB", t, -1, List.of(), false));
+                if (!shmNode.alive()) {
+                    throw new IllegalStateException("the shm storage node ended while its tmpfs was full: "
+                            + cluster.tail(shmNode.name()));
+                }
+                return f;
+            }
+            case TRANSPORT_SWAP -> {
+                Node n = storage.get(rnd.nextInt(storage.size()));
+                TransportSwap swap = new TransportSwap(cluster, n, () -> tcpEndpoint(n));
+                long t = System.nanoTime();
+                swap.start();
+                Fault f = recover(new Fault(kind.id(), n.name(), t, -1, List.of(), false));
+                long swapped = swap.awaitServing(TimeUnit.SECONDS.toNanos(90));
+                return f.recoveredNanos() < 0 ? f : f.recovered(Math.max(f.recoveredNanos(), swapped));
             }
             default -> throw new IllegalStateException(kind.id());
         }

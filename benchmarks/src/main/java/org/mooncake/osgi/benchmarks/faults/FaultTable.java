@@ -91,10 +91,11 @@ final class FaultTable {
     }
 
     static CategoryChart recoveryChart(FaultReport r) {
-        CategoryChart chart = new CategoryChartBuilder().width(900).height(500)
+        CategoryChart chart = new CategoryChartBuilder().width(1000).height(550)
                 .title("Time to recover after each kind of fault (" + r.faults() + " faults)").xAxisTitle("fault kind")
                 .yAxisTitle("ms until a put and a get succeed again").build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        chart.getStyler().setXAxisLabelRotation(30); // nine kinds' names side by side overlap
         List<String> kinds = new ArrayList<>(r.recoverMsByKind().keySet());
         if (kinds.isEmpty()) {
             kinds.add("none");

@@ -23,6 +23,8 @@ import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.client.impl.EmbeddedStoreClient;
 import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.rpc.impl.RemoteMasterService;
+import org.mooncake.osgi.store.spi.transport.Transport;
+import org.mooncake.osgi.transport.shm.ShmTransport;
 import org.mooncake.osgi.transport.tcp.TcpTransport;
 
 /**
@@ -38,7 +40,10 @@ import org.mooncake.osgi.transport.tcp.TcpTransport;
  * and {@code getInto}), each checked against the key's one right value ({@link Payloads}), and
  * removes of its oldest keys past {@code --keep}, so the segments never fill and nothing is evicted.
  *
- * <pre>LoadWorker --master HOST:PORT --id ID --log FILE [--threads N] [--keep K] [--seed S] [--io-timeout-ms MS] [--stop FILE]</pre>
+ * <p>With {@code --shm-dir} it has the shm transport too (its own files in that folder), so that
+ * it reaches a storage node's shm segment through the shared file, as a client on the same host does.
+ *
+ * <pre>LoadWorker --master HOST:PORT --id ID --log FILE [--threads N] [--keep K] [--seed S] [--io-timeout-ms MS] [--stop FILE] [--shm-dir DIR]</pre>
  */
 public final class LoadWorker {
     static final int[] SIZES = {4 << 10, 64 << 10, 256 << 10, 1 << 20, 2 << 20};
@@ -79,6 +84,7 @@ public final class LoadWorker {
         long seed = 1;
         long ioTimeoutMs = 5000;
         Path stop = null;
+        String shmDir = null;
         for (int i = 0; i < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -90,6 +96,7 @@ public final class LoadWorker {
                 case "--seed" -> seed = Long.parseLong(v);
                 case "--io-timeout-ms" -> ioTimeoutMs = Long.parseLong(v);
                 case "--stop" -> stop = Path.of(v);
+                case "--shm-dir" -> shmDir = v;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -101,7 +108,9 @@ public final class LoadWorker {
         RemoteMasterService master = new RemoteMasterService(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])),
                 ioTimeoutMs, 64 << 20);
         TcpTransport net = new TcpTransport(TcpTransport.loopback(4, 1 << 20, ioTimeoutMs));
-        EmbeddedStoreClient client = EmbeddedStoreClient.create(master, List.of(net), id, ObjectKey.DEFAULT_TENANT, "tcp",
+        List<Transport> transports = shmDir == null ? List.of(net)
+                : List.of(net, new ShmTransport(ShmTransport.in(shmDir)));
+        EmbeddedStoreClient client = EmbeddedStoreClient.create(master, transports, id, ObjectKey.DEFAULT_TENANT, "tcp",
                 InstantSource.system());
         LoadWorker w = new LoadWorker(id, client, master, new OpLog(logFile), keep, stop);
         List<Thread> running = new ArrayList<>();

@@ -22,12 +22,15 @@ final class Workers {
     private final String master;
     private final long seed;
     private final boolean fakeClock;
+    private final Path shmDir;
     private final Process[] processes;
     private final int[] generation;
     private final List<Path> logs = new ArrayList<>();
 
-    Workers(Cluster cluster, String master, int slots, long seed, boolean fakeClock) {
+    /** @param shmDir where the clients' shm transport keeps its files; null: tcp only */
+    Workers(Cluster cluster, String master, int slots, long seed, boolean fakeClock, Path shmDir) {
         this.cluster = cluster;
+        this.shmDir = shmDir;
         this.master = master;
         this.seed = seed;
         this.fakeClock = fakeClock;
@@ -71,9 +74,13 @@ final class Workers {
             env.put("FAKETIME_NO_CACHE", "1");
             env.put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
         }
-        processes[slot] = cluster.java(id(slot), LoadWorker.class.getName(), List.of("--master", master, "--id", id(slot),
-                "--log", log(slot).toString(), "--seed", Long.toString(seed * 100 + slot * 10 + generation[slot]),
-                "--stop", stopFile().toString(), "--io-timeout-ms", "2000"), env);
+        List<String> args = new ArrayList<>(List.of("--master", master, "--id", id(slot), "--log", log(slot).toString(),
+                "--seed", Long.toString(seed * 100 + slot * 10 + generation[slot]), "--stop", stopFile().toString(),
+                "--io-timeout-ms", "2000"));
+        if (shmDir != null) {
+            args.addAll(List.of("--shm-dir", shmDir.toString()));
+        }
+        processes[slot] = cluster.java(id(slot), LoadWorker.class.getName(), args, env);
     }
 
     /** Whether every client has finished an operation (it is connected and running). */
@@ -92,6 +99,37 @@ final class Workers {
             }
         }
         return true;
+    }
+
+    /**
+     * A random slot whose client has begun an operation (a client just started to replace a
+     * killed one has not yet), waiting for one where none has.
+     */
+    int pickRunning(java.util.Random rnd) {
+        List<Integer> running = new ArrayList<>();
+        FaultSuite.await("a client running", 120, () -> {
+            running.clear();
+            for (int i = 0; i < processes.length; i++) {
+                if (running(i)) {
+                    running.add(i);
+                }
+            }
+            return !running.isEmpty();
+        });
+        return running.get(rnd.nextInt(running.size()));
+    }
+
+    /** Waits until the client of {@code slot} has begun an operation. */
+    void awaitRunning(int slot) {
+        FaultSuite.await("client " + id(slot) + " running", 120, () -> running(slot));
+    }
+
+    private boolean running(int slot) {
+        try {
+            return processes[slot].isAlive() && Files.exists(log(slot)) && Files.size(log(slot)) > 0;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import org.mooncake.osgi.policy.hierarchical.HierarchicalPolicy;
 import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
 import org.mooncake.osgi.policy.typeaware.TypeAwarePolicy;
 import org.mooncake.osgi.policy.typeaware.TypeRule;
+import org.mooncake.osgi.policy.wtinylfu.WTinyLfuPolicy;
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.spi.eviction.CandidateView;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
@@ -19,7 +20,9 @@ public final class BenchPolicies {
     public static final String BALANCED = "type-aware";
     public static final String HIERARCHICAL = "hierarchical";
     public static final String COST_AWARE = "cost-aware";
-    public static final List<String> ALL = List.of(DEFAULT, BALANCED, HIERARCHICAL, COST_AWARE);
+    /** Caffeine's W-TinyLFU, the well-known reference a new idea must beat where nobody tuned. */
+    public static final String W_TINYLFU = "w-tinylfu";
+    public static final List<String> ALL = List.of(DEFAULT, BALANCED, HIERARCHICAL, COST_AWARE, W_TINYLFU);
     /**
      * References that know the future ({@link FutureOracle}): run on seed600 beside the policies
      * to show what knowing reuse is worth in this store; never a policy, never a goal.
@@ -47,6 +50,7 @@ public final class BenchPolicies {
                 yield new Observed(tree, ranking);
             }
             case COST_AWARE -> new CostAwarePolicy();
+            case W_TINYLFU -> new WTinyLfuPolicy();
             default -> throw new IllegalArgumentException("unknown policy " + name + "; one of " + ALL);
         };
     }

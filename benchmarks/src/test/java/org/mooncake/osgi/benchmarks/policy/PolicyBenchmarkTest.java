@@ -47,7 +47,7 @@ class PolicyBenchmarkTest {
                 assertTrue(a.containsKey(mode + " " + oracle), oracle + " ran on " + mode);
                 assertFalse(b.containsKey(mode + " " + oracle), "--no-oracles left " + oracle + " out");
             }
-            for (String p : new String[] {BenchPolicies.DEFAULT, BenchPolicies.BALANCED}) {
+            for (String p : new String[] {BenchPolicies.DEFAULT, BenchPolicies.BALANCED, BenchPolicies.W_TINYLFU}) {
                 assertEquals(a.get(mode + " " + p), b.get(mode + " " + p), p + " does not read the hint");
             }
         }

@@ -10,7 +10,8 @@ import org.mooncake.osgi.store.api.ObjectDataType;
 /** The metadata-only mode the benchmark uses must decide exactly as a store that moves real bytes. */
 class SimulationTest {
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {BenchPolicies.DEFAULT, BenchPolicies.BALANCED, BenchPolicies.HIERARCHICAL, BenchPolicies.COST_AWARE})
+    @ValueSource(strings = {BenchPolicies.DEFAULT, BenchPolicies.BALANCED, BenchPolicies.HIERARCHICAL, BenchPolicies.COST_AWARE,
+            BenchPolicies.W_TINYLFU})
     void metadataOnlyAndRealBytesAgreeHitForHit(String policy) {
         Workload w = SessionWorkload.generate(40, 0.002, SessionWorkload.Mode.FULL_HISTORY, 7);
         long capacity = (long) (w.uniqueBytes() * 0.08) / 4096 * 4096;

@@ -77,6 +77,17 @@ public interface MasterService {
     /** Abandons put {@code putId} and frees its space. */
     void putRevoke(String clientId, ObjectKey key, long putId);
 
+    /**
+     * {@link #putRevoke(String, ObjectKey, long)}, telling whether a WRITE of the put may still
+     * land ({@code writesInDoubt}: a transfer timed out rather than failed; see
+     * TransferStatus.inDoubt). Its space is then kept until the put's WRITE grants have expired,
+     * so a late WRITE (refused once its grant expired) never lands in another object (since 3.1;
+     * the default frees it now).
+     */
+    default void putRevoke(String clientId, ObjectKey key, long putId, boolean writesInDoubt) {
+        putRevoke(clientId, key, putId);
+    }
+
     /** The replicas of a readable object, granting or extending a read lease. */
     ReadLease getReplicaList(ObjectKey key);
 
@@ -111,8 +122,13 @@ public interface MasterService {
     }
 
     default List<OpResult<Void>> putRevokeBatch(String clientId, List<PutCompletion> puts) {
+        return putRevokeBatch(clientId, puts, false);
+    }
+
+    /** {@link #putRevoke(String, ObjectKey, long, boolean)} for many puts (since 3.1). */
+    default List<OpResult<Void>> putRevokeBatch(String clientId, List<PutCompletion> puts, boolean writesInDoubt) {
         return puts.stream().map(c -> each(c.key(), k -> {
-            putRevoke(clientId, k, c.putId());
+            putRevoke(clientId, k, c.putId(), writesInDoubt);
             return (Void) null;
         })).toList();
     }
@@ -150,6 +166,14 @@ public interface MasterService {
     Optional<ObjectInfo> queryKey(ObjectKey key);
 
     MasterStats stats();
+
+    /**
+     * What one tenant holds now, for its operator (since 3.1). An administrative call that may
+     * walk every object; empty where this master cannot say (the default, and a remote master).
+     */
+    default Optional<TenantStats> tenantStats(String tenant) {
+        return Optional.empty();
+    }
 
     List<SegmentStats> segments();
 }

@@ -16,9 +16,14 @@
  * {@code SegmentStats.memoryKind}: HOST, or device memory such as CUDA_DEVICE; a descriptor
  * without one is HOST), and {@code MasterStats.memoryKinds} ({@code MemoryKindStats}) reports
  * capacity and use per kind.
+ *
+ * <p>3.1: data-path grants: a segment's owner may mount it with a {@code GrantKey}
+ * ({@code SegmentDescriptor.grantKey}); the master then signs a {@code DataGrant} for each replica
+ * it hands out ({@code ReplicaLocation.grant}: READ in a read lease, WRITE in a put ticket).
+ * {@code MasterService.tenantStats}: one tenant's objects, bytes and puts in progress.
  */
 @Export
-@Version("3.0.0")
+@Version("3.1.0")
 package org.mooncake.osgi.store.master;
 
 import org.osgi.annotation.bundle.Export;

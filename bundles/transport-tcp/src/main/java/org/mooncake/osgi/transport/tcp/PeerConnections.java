@@ -13,6 +13,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import javax.net.ssl.SSLContext;
+
+import org.mooncake.osgi.store.master.DataGrant;
+
 /**
  * Up to {@code max} connections to one peer, each used by one transfer at a time. A connection
  * that saw an error is closed, never reused, so a broken stream cannot desynchronize later frames.
@@ -22,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * blocked call. A timer task per request woke the timer thread on every request, a thread
  * hand-off per 64 KiB put; a stamp is one volatile write. A transfer fails at most a quarter of
  * the timeout late.
+ *
+ * <p>A WRITE whose request had started to leave when its connection timed out (or the transport
+ * closed) fails {@linkplain InDoubtException in doubt}: the peer may still apply it. One that the
+ * peer refused, or whose connection the peer closed or reset, failed for certain.
  */
 final class PeerConnections implements AutoCloseable {
     private static final AtomicLong REQUEST_IDS = new AtomicLong();
@@ -37,27 +45,20 @@ final class PeerConnections implements AutoCloseable {
     /** A connection and the deadline of the transfer using it (0 while idle). */
     private static final class Connection {
         final SocketChannel channel;
+        /** Made once connected (and handshaken, with TLS) by the transfer that opened it. */
+        Link link;
         volatile long deadlineNanos;
         volatile boolean timedOut;
-        /** The channel's stream, only to ask whether a response has begun to arrive; made once connected. */
-        private java.io.InputStream polled;
 
         Connection(SocketChannel channel) {
             this.channel = channel;
-        }
-
-        /** By the transfer using the connection (the idle queue hands it over with a happens-before). */
-        java.io.InputStream polled() throws IOException {
-            if (polled == null) {
-                polled = channel.socket().getInputStream();
-            }
-            return polled;
         }
     }
 
     private final InetSocketAddress peer;
     private final long ioTimeoutMs;
     private final long spinNanos;
+    private final SSLContext tls;
     private final Semaphore permits;
     private final ConcurrentLinkedQueue<Connection> idle = new ConcurrentLinkedQueue<>();
     /** Every connection, idle or busy, so that closing ends transfers in flight too. */
@@ -65,9 +66,13 @@ final class PeerConnections implements AutoCloseable {
     private final ScheduledFuture<?> sweep;
     private volatile boolean closed;
 
-    /** {@code spinNanos}: how long a transfer polls for its response before it blocks. */
-    PeerConnections(InetSocketAddress peer, int max, long ioTimeoutMs, long spinNanos) {
+    /**
+     * {@code spinNanos}: how long a transfer polls for its response before it blocks; {@code tls}:
+     * TLS to the peer (with this process's certificate), or null for plain TCP.
+     */
+    PeerConnections(InetSocketAddress peer, int max, long ioTimeoutMs, long spinNanos, SSLContext tls) {
         this.peer = peer;
+        this.tls = tls;
         this.ioTimeoutMs = ioTimeoutMs;
         this.spinNanos = spinNanos;
         this.permits = new Semaphore(max);
@@ -91,12 +96,16 @@ final class PeerConnections implements AutoCloseable {
     }
 
     /**
-     * Moves one chunk; throws on any failure, after which that connection is gone. A chunk that
-     * takes longer than the I/O timeout has its connection closed under it, which fails it.
+     * Moves one chunk with {@code grant} (null: none); throws on any failure, after which that
+     * connection is gone. A chunk that takes longer than the I/O timeout has its connection closed
+     * under it, which fails it; a WRITE failed so, after its request began to leave, throws
+     * {@link InDoubtException}.
      */
-    void transfer(byte op, String segment, long offset, MemorySegment local) throws IOException, InterruptedException {
+    void transfer(byte op, String segment, long offset, MemorySegment local, DataGrant grant)
+            throws IOException, InterruptedException {
         permits.acquire();
         Connection c = null;
+        boolean sent = false;
         try {
             c = idle.poll();
             if (c == null) {
@@ -113,23 +122,30 @@ final class PeerConnections implements AutoCloseable {
                     // the kernel picked that very port for us. Nobody is listening.
                     throw new java.net.ConnectException("connection refused by " + peer + " (self-connect)");
                 }
+                // the sweep still bounds the handshake: it closes the channel at the deadline
+                c.link = tls == null ? Link.plain(ch) : TlsLink.open(tls, ch, false, 0);
             }
-            SocketChannel ch = c.channel;
+            Link link = c.link;
             c.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ioTimeoutMs);
             long id = REQUEST_IDS.incrementAndGet();
-            Wire.writeRequest(ch, new Wire.Request(op, id, segment, offset, local.byteSize()),
+            sent = true;
+            Wire.writeRequest(link, new Wire.Request(op, id, segment, offset, local.byteSize(), grant),
                     op == Wire.WRITE ? local : null);
-            Wire.awaitReadable(c.polled(), spinNanos);
-            int status = Wire.readResponse(ch, id, local.byteSize());
+            link.awaitReadable(spinNanos);
+            int status = Wire.readResponse(link, id, local.byteSize());
             if (status != Wire.OK) {
+                sent = false; // answered: nothing of this request will land
                 throw new IOException(switch (status) {
                     case Wire.NO_SEGMENT -> "segment " + segment + " is not served at " + peer;
                     case Wire.OUT_OF_RANGE -> "range " + offset + "+" + local.byteSize() + " is outside segment " + segment;
+                    case Wire.ACCESS_DENIED -> "access denied by " + peer + " to " + (op == Wire.WRITE ? "WRITE" : "READ")
+                            + " " + offset + "+" + local.byteSize() + " of segment " + segment
+                            + (grant == null ? " (no grant sent)" : " (grant refused: forged, expired or not covering it)");
                     default -> "peer failed the request (" + status + ")";
                 });
             }
             if (op == Wire.READ) {
-                Wire.receive(ch, local);
+                link.receive(local);
             }
             c.deadlineNanos = 0;
             if (c.timedOut) {
@@ -137,15 +153,13 @@ final class PeerConnections implements AutoCloseable {
             }
             if (closed) {
                 open.remove(c);
-                ch.close();
+                c.channel.close();
             } else {
                 idle.add(c);
             }
             c = null;
-        } catch (java.nio.channels.AsynchronousCloseException e) {
-            throw new IOException(c != null && c.timedOut
-                    ? "transfer of " + local.byteSize() + " bytes with " + peer + " timed out after " + ioTimeoutMs + " ms"
-                    : "transfer with " + peer + " ended: the tcp transport was closed", e);
+        } catch (IOException e) {
+            throw classify(e, c, op, sent, local.byteSize());
         } finally {
             if (c != null) {
                 open.remove(c);
@@ -153,6 +167,22 @@ final class PeerConnections implements AutoCloseable {
             }
             permits.release();
         }
+    }
+
+    /**
+     * The failure as reported: ended by a timeout or by this transport closing (the channel closed
+     * here, under the call), in doubt for a WRITE whose request had begun to leave; else as thrown
+     * (the peer's answer, its close or reset, a connect that failed), certain.
+     */
+    private IOException classify(IOException e, Connection c, byte op, boolean sent, long bytes) {
+        boolean timedOut = c != null && c.timedOut;
+        if (!timedOut && !closed) {
+            return e;
+        }
+        String what = timedOut ? "transfer of " + bytes + " bytes with " + peer + " timed out after " + ioTimeoutMs + " ms"
+                : "transfer with " + peer + " ended: the tcp transport was closed";
+        return op == Wire.WRITE && sent ? new InDoubtException(what + "; the WRITE may still land", e)
+                : new IOException(what, e);
     }
 
     @Override

@@ -12,16 +12,32 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongSupplier;
+
+import javax.net.ssl.SSLContext;
+
+import org.mooncake.osgi.store.master.DataGrant;
+import org.mooncake.osgi.store.master.GrantKey;
 
 /**
- * Serves one-sided READ and WRITE on the segments this process exposes. One virtual thread per
+ * Serves one-sided READ and WRITE on the segments this process exposes. One platform thread per
  * connection; requests on a connection run in order. A bad frame closes only its connection.
+ *
+ * <p>A segment exposed with a {@link GrantKey} is served only to requests whose {@link DataGrant}
+ * checks PERMITTED for that segment, op and range at this node's clock, each request on its own
+ * (connections are pooled and reused across objects); others are answered ACCESS_DENIED, counted
+ * by reason and logged at most every {@value CountedWarnings#EVERY_SECONDS} s. The check happens when
+ * the server reads the request, so a WRITE that waited in the socket buffer past its grant's
+ * expiry (a stalled requester's) is refused and its bytes never land.
  */
 final class SegmentServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SegmentServer.class.getName());
 
-    /** An exposed segment; requests hold the read lock while they touch its memory. */
-    private record Exposed(MemorySegment memory, ReentrantReadWriteLock inUse) {
+    /** How long a peer has to finish a TLS handshake. */
+    static final int HANDSHAKE_TIMEOUT_MS = 10_000;
+
+    /** An exposed segment ({@code grantKey} null: grants are not checked); requests hold the read lock while they touch its memory. */
+    private record Exposed(MemorySegment memory, GrantKey grantKey, ReentrantReadWriteLock inUse) {
     }
 
     private final ConcurrentMap<String, Exposed> segments = new ConcurrentHashMap<>();
@@ -30,13 +46,29 @@ final class SegmentServer implements AutoCloseable {
     private final ServerSocketChannel server;
     private final long maxRequestBytes;
     private final long spinNanos;
+    private final GrantGate grants;
+    private final SSLContext tls;
+    private final CountedWarnings handshakeFailures = new CountedWarnings(LOG);
     private final Thread acceptor;
     private volatile boolean closed;
 
-    /** {@code spinNanos}: how long a connection polls for its next request before it blocks. */
+    /** Plain TCP, grants checked against the system clock. */
     SegmentServer(InetSocketAddress bind, long maxRequestBytes, long spinNanos) throws IOException {
+        this(bind, maxRequestBytes, spinNanos, true, System::currentTimeMillis, null);
+    }
+
+    /**
+     * @param spinNanos     how long a connection polls for its next request before it blocks
+     * @param grantsChecked false: segments exposed with a key are served without checking grants ({@code grants.checked})
+     * @param clockMs       this node's wall clock, in ms, against which grants expire
+     * @param tls           TLS for every connection (the peer must present a certificate), or null for plain TCP
+     */
+    SegmentServer(InetSocketAddress bind, long maxRequestBytes, long spinNanos, boolean grantsChecked,
+            LongSupplier clockMs, SSLContext tls) throws IOException {
         this.maxRequestBytes = maxRequestBytes;
         this.spinNanos = spinNanos;
+        this.grants = new GrantGate(grantsChecked, clockMs, LOG);
+        this.tls = tls;
         this.server = ServerSocketChannel.open().bind(bind, 128);
         this.acceptor = Thread.ofPlatform().daemon().name("mooncake-tcp-accept").start(this::acceptLoop);
     }
@@ -45,8 +77,24 @@ final class SegmentServer implements AutoCloseable {
         return ((InetSocketAddress) server.getLocalAddress()).getPort();
     }
 
+    /** Requests answered ACCESS_DENIED, by reason. */
+    java.util.Map<String, Long> denied() {
+        return grants.denied();
+    }
+
+    /** TLS handshakes that failed (no certificate, another CA, not TLS at all). */
+    long handshakeFailures() {
+        return handshakeFailures.counts().values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** A segment served to every request that reaches it: no grants checked. */
     void expose(String name, MemorySegment memory) {
-        if (segments.putIfAbsent(name, new Exposed(memory, new ReentrantReadWriteLock())) != null) {
+        expose(name, memory, null);
+    }
+
+    /** A segment served only to requests whose grant, signed with {@code grantKey}, permits them (null: none checked). */
+    void expose(String name, MemorySegment memory, GrantKey grantKey) {
+        if (segments.putIfAbsent(name, new Exposed(memory, grantKey, new ReentrantReadWriteLock())) != null) {
             throw new IllegalStateException("segment " + name + " is exposed already");
         }
     }
@@ -96,17 +144,27 @@ final class SegmentServer implements AutoCloseable {
 
     private void serve(SocketChannel ch) {
         try (ch) {
-            java.io.InputStream polled = ch.socket().getInputStream();
+            Link link;
+            String from = peer(ch);
+            try {
+                link = tls == null ? Link.plain(ch) : TlsLink.open(tls, ch, true, HANDSHAKE_TIMEOUT_MS);
+            } catch (IOException e) {
+                if (!closed) {
+                    handshakeFailures.record("handshake", () -> "tls handshake with " + from + " failed: " + e);
+                }
+                return;
+            }
             while (true) {
-                Wire.awaitReadable(polled, spinNanos);
-                Wire.Request r = Wire.readRequest(ch, maxRequestBytes);
+                link.awaitReadable(spinNanos);
+                Wire.Request r = Wire.readRequest(link, maxRequestBytes);
                 Exposed e = segments.get(r.segment());
                 boolean held = e != null && e.inUse.readLock().tryLock();
                 try {
                     int status = !held ? Wire.NO_SEGMENT
+                            : grants.denies(e.grantKey, r, from) ? Wire.ACCESS_DENIED
                             : r.offset() > e.memory.byteSize() - r.length() ? Wire.OUT_OF_RANGE : Wire.OK;
                     if (status != Wire.OK) {
-                        Wire.writeResponse(ch, status, r.requestId(), 0);
+                        Wire.writeResponse(link, status, r.requestId(), 0);
                         if (r.op() == Wire.WRITE) {
                             return; // the payload is on its way and has nowhere to go
                         }
@@ -114,10 +172,10 @@ final class SegmentServer implements AutoCloseable {
                     }
                     MemorySegment target = e.memory.asSlice(r.offset(), r.length());
                     if (r.op() == Wire.WRITE) {
-                        Wire.receive(ch, target);
-                        Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length());
+                        link.receive(target);
+                        Wire.writeResponse(link, Wire.OK, r.requestId(), r.length());
                     } else {
-                        Wire.writeResponse(ch, Wire.OK, r.requestId(), r.length(), target);
+                        Wire.writeResponse(link, Wire.OK, r.requestId(), r.length(), target);
                     }
                 } finally {
                     if (held) {
@@ -131,6 +189,14 @@ final class SegmentServer implements AutoCloseable {
             // peer gone, or the segment's memory was released mid-transfer: this connection ends
         } finally {
             connections.remove(ch);
+        }
+    }
+
+    private static String peer(SocketChannel ch) {
+        try {
+            return String.valueOf(ch.getRemoteAddress());
+        } catch (IOException e) {
+            return "a closed connection";
         }
     }
 

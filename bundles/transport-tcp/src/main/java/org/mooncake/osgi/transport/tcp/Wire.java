@@ -8,22 +8,32 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 
+import org.mooncake.osgi.store.master.DataGrant;
+
 /**
- * The data-path frames, big-endian.
+ * The data-path frames, big-endian (docs/protocol.md, section 2).
  *
  * <pre>
- * request  = magic:int32 version:int8 op:int8 nameLength:int16 requestId:int64 offset:int64 length:int64
- *            name:UTF-8[nameLength]  (WRITE: payload[length] follows)
+ * request  = magic:int32 version:int8(=2) op:int8 nameLength:int16 requestId:int64 offset:int64 length:int64
+ *            grantLength:int8 name:UTF-8[nameLength] grant[grantLength]  (WRITE: payload[length] follows)
+ * grant    = grantOp:int8 (1 READ, 2 WRITE) grantOffset:int64 grantLength:int64 grantExpiresAtMs:int64 mac:byte[16]
  * response = magic:int32 status:int32 requestId:int64 length:int64     (READ ok: payload[length] follows)
  * </pre>
- * A frame that breaks these rules ends its connection; nothing else is affected.
+ * grantLength is 0 (no grant) or {@value #GRANT_BYTES}. Version 1 frames (no grantLength, no
+ * grant) are still read, as requests without a grant; requests are written as version 2 only. A
+ * frame that breaks these rules ends its connection; nothing else is affected.
  */
 final class Wire {
     static final int MAGIC = 0x4D43_5431; // "MCT1"
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
+    /** Requests without the grant fields: read, never written. */
+    static final byte VERSION_1 = 1;
     static final byte READ = 1;
     static final byte WRITE = 2;
-    static final int REQUEST_HEADER = 4 + 1 + 1 + 2 + 8 + 8 + 8;
+    /** The fixed part of a version 1 request; version 2 adds the grantLength byte. */
+    static final int REQUEST_HEADER_V1 = 4 + 1 + 1 + 2 + 8 + 8 + 8;
+    static final int REQUEST_HEADER = REQUEST_HEADER_V1 + 1;
+    static final int GRANT_BYTES = 1 + 8 + 8 + 8 + DataGrant.MAC_BYTES;
     static final int RESPONSE_HEADER = 4 + 4 + 8 + 8;
     static final int MAX_NAME = 1024;
 
@@ -31,45 +41,44 @@ final class Wire {
     static final int NO_SEGMENT = -1;
     static final int OUT_OF_RANGE = -2;
     static final int FAILED = -3;
+    /** The segment checks grants, and this request's is missing or does not permit it. */
+    static final int ACCESS_DENIED = -4;
 
     private Wire() {
     }
 
-    record Request(byte op, long requestId, String segment, long offset, long length) {
+    /** A request; {@code grant} null: none was sent. */
+    record Request(byte op, long requestId, String segment, long offset, long length, DataGrant grant) {
+        Request(byte op, long requestId, String segment, long offset, long length) {
+            this(op, requestId, segment, offset, length, null);
+        }
     }
 
-    /** The request and, for a WRITE, its payload in one gathering write: one system call for both when they fit. */
-    static void writeRequest(SocketChannel ch, Request r, MemorySegment payload) throws IOException {
+    /** The request and, for a WRITE, its payload: on a plain link one gathering write, one system call for both when they fit. */
+    static void writeRequest(Link link, Request r, MemorySegment payload) throws IOException {
         byte[] name = r.segment.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(REQUEST_HEADER + name.length);
+        DataGrant g = r.grant;
+        ByteBuffer b = ByteBuffer.allocate(REQUEST_HEADER + name.length + (g == null ? 0 : GRANT_BYTES));
         b.putInt(MAGIC).put(VERSION).put(r.op).putShort((short) name.length).putLong(r.requestId).putLong(r.offset)
-                .putLong(r.length).put(name).flip();
-        writeWith(ch, b, payload);
+                .putLong(r.length).put((byte) (g == null ? 0 : GRANT_BYTES)).put(name);
+        if (g != null) {
+            b.put(g.write() ? WRITE : READ).putLong(g.offset()).putLong(g.length()).putLong(g.expiresAtMs()).put(g.mac());
+        }
+        link.write(b.flip(), payload);
     }
 
-    /** {@code head}, then {@code payload} (if any) gathered with it while it fits a ByteBuffer. */
-    private static void writeWith(SocketChannel ch, ByteBuffer head, MemorySegment payload) throws IOException {
-        if (payload == null || payload.byteSize() > Integer.MAX_VALUE || !viewable(payload)) {
-            writeFully(ch, head);
-            if (payload != null) {
-                send(ch, payload);
-            }
-            return;
-        }
-        ByteBuffer[] both = {head, payload.asByteBuffer()};
-        while (both[1].hasRemaining()) {
-            ch.write(both);
-        }
-    }
-
-    /** Reads a request header; throws {@link ProtocolException} on anything malformed. */
-    static Request readRequest(SocketChannel ch, long maxLength) throws IOException {
-        ByteBuffer b = readFully(ch, ByteBuffer.allocate(REQUEST_HEADER));
+    /**
+     * Reads a request header, version 2 or 1; throws {@link ProtocolException} on anything
+     * malformed. Two reads: the fixed part with one byte more (a version 2 grantLength, or a
+     * version 1 name's first byte), then the rest of the name and the grant.
+     */
+    static Request readRequest(Link link, long maxLength) throws IOException {
+        ByteBuffer b = link.readFully(ByteBuffer.allocate(REQUEST_HEADER));
         if (b.getInt() != MAGIC) {
             throw new ProtocolException("bad magic");
         }
         byte version = b.get();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_1) {
             throw new ProtocolException("unsupported version " + version);
         }
         byte op = b.get();
@@ -83,25 +92,47 @@ final class Wire {
         if (nameLength == 0 || nameLength > MAX_NAME || offset < 0 || length <= 0 || length > maxLength) {
             throw new ProtocolException("bad request fields");
         }
-        String name = StandardCharsets.UTF_8.decode(readFully(ch, ByteBuffer.allocate(nameLength))).toString();
-        return new Request(op, id, name, offset, length);
+        int grantLength = version == VERSION ? Byte.toUnsignedInt(b.get()) : 0;
+        if (grantLength != 0 && grantLength != GRANT_BYTES) {
+            throw new ProtocolException("grant length must be 0 or " + GRANT_BYTES + ", was " + grantLength);
+        }
+        ByteBuffer rest = ByteBuffer.allocate(nameLength + grantLength);
+        if (version == VERSION_1) {
+            rest.put(b.get()); // the name's first byte came with the header
+        }
+        link.readFully(rest);
+        String name = StandardCharsets.UTF_8.decode(rest.slice(0, nameLength)).toString();
+        return new Request(op, id, name, offset, length, grantLength == 0 ? null : grant(rest.position(nameLength)));
     }
 
-    static void writeResponse(SocketChannel ch, int status, long requestId, long length) throws IOException {
-        writeResponse(ch, status, requestId, length, null);
+    private static DataGrant grant(ByteBuffer b) throws ProtocolException {
+        byte op = b.get();
+        long offset = b.getLong();
+        long length = b.getLong();
+        long expiresAtMs = b.getLong();
+        byte[] mac = new byte[DataGrant.MAC_BYTES];
+        b.get(mac);
+        if (op != READ && op != WRITE || offset < 0 || length <= 0) {
+            throw new ProtocolException("bad grant fields");
+        }
+        return new DataGrant(op == WRITE, offset, length, expiresAtMs, mac);
     }
 
-    /** The response and, for a READ, its payload in one gathering write. */
-    static void writeResponse(SocketChannel ch, int status, long requestId, long length, MemorySegment payload)
+    static void writeResponse(Link link, int status, long requestId, long length) throws IOException {
+        writeResponse(link, status, requestId, length, null);
+    }
+
+    /** The response and, for a READ, its payload (one gathering write on a plain link). */
+    static void writeResponse(Link link, int status, long requestId, long length, MemorySegment payload)
             throws IOException {
         ByteBuffer b = ByteBuffer.allocate(RESPONSE_HEADER);
         b.putInt(MAGIC).putInt(status).putLong(requestId).putLong(length).flip();
-        writeWith(ch, b, payload);
+        link.write(b, payload);
     }
 
     /** Returns the status after checking the response belongs to {@code requestId}. */
-    static int readResponse(SocketChannel ch, long requestId, long length) throws IOException {
-        ByteBuffer b = readFully(ch, ByteBuffer.allocate(RESPONSE_HEADER));
+    static int readResponse(Link link, long requestId, long length) throws IOException {
+        ByteBuffer b = link.readFully(ByteBuffer.allocate(RESPONSE_HEADER));
         if (b.getInt() != MAGIC) {
             throw new ProtocolException("bad magic in response");
         }

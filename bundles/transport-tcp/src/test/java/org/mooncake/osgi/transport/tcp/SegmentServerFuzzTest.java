@@ -26,8 +26,9 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 
 /**
  * Bytes from the network through the real {@link SegmentServer} (docs/fuzzing.md): a server on
- * loopback exposing one segment; each input is written to a new connection, whose output is then
- * shut, and everything the server sends is read until it closes.
+ * loopback exposing the two segments of docs/protocol.md's examples (one without grants, one that
+ * checks grants, at the documented clock); each input is written to a new connection, whose
+ * output is then shut, and everything the server sends is read until it closes.
  * <p>
  * Accepted outcomes, as docs/protocol.md states them: each well-formed request answered in order
  * (a status the protocol defines, a READ's payload after its header), then the connection closed.
@@ -37,7 +38,8 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 class SegmentServerFuzzTest {
     static final int HANG_MS = 10_000;
     private static final int MAX_REQUEST = 1 << 20;
-    private static final Set<Integer> STATUSES = Set.of(Wire.OK, Wire.NO_SEGMENT, Wire.OUT_OF_RANGE, Wire.FAILED);
+    private static final Set<Integer> STATUSES = Set.of(Wire.OK, Wire.NO_SEGMENT, Wire.OUT_OF_RANGE, Wire.FAILED,
+            Wire.ACCESS_DENIED);
     private static final Queue<Throwable> DIED = new ConcurrentLinkedQueue<>();
     /** Held: the logger the server writes a line per refused frame to, quiet while fuzzing. */
     private static final Logger QUIET = Logger.getLogger(SegmentServer.class.getName());
@@ -54,8 +56,11 @@ class SegmentServerFuzzTest {
                 }
             });
             try {
-                server = new SegmentServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), MAX_REQUEST, 0);
+                server = new SegmentServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), MAX_REQUEST, 0,
+                        true, () -> TcpProtocolExamples.SERVER_CLOCK_MS, null);
                 server.expose(TcpProtocolExamples.SEGMENT, Arena.global().allocate(TcpProtocolExamples.SEGMENT_BYTES));
+                server.expose(TcpProtocolExamples.GRANTED_SEGMENT,
+                        Arena.global().allocate(TcpProtocolExamples.SEGMENT_BYTES), TcpProtocolExamples.GRANT_KEY);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -91,7 +96,7 @@ class SegmentServerFuzzTest {
     private static void readResponsesUntilClosed(byte[] input, DataInputStream in) throws IOException {
         ByteBuffer requests = ByteBuffer.wrap(input);
         try {
-            while (requests.remaining() >= Wire.REQUEST_HEADER) {
+            while (requests.remaining() >= Wire.REQUEST_HEADER) { // the server reads 33 bytes first, for either version
                 int magic = requests.getInt();
                 byte version = requests.get();
                 byte op = requests.get();
@@ -99,12 +104,25 @@ class SegmentServerFuzzTest {
                 long id = requests.getLong();
                 long offset = requests.getLong();
                 long length = requests.getLong();
-                if (magic != Wire.MAGIC || version != Wire.VERSION || op != Wire.READ && op != Wire.WRITE
-                        || nameLength == 0 || nameLength > Wire.MAX_NAME || offset < 0 || length <= 0
-                        || length > MAX_REQUEST || requests.remaining() < nameLength) {
+                if (magic != Wire.MAGIC || version != Wire.VERSION && version != Wire.VERSION_1
+                        || op != Wire.READ && op != Wire.WRITE || nameLength == 0 || nameLength > Wire.MAX_NAME
+                        || offset < 0 || length <= 0 || length > MAX_REQUEST) {
+                    break;
+                }
+                int grantLength = version == Wire.VERSION ? Byte.toUnsignedInt(requests.get()) : 0;
+                if (grantLength != 0 && grantLength != Wire.GRANT_BYTES || requests.remaining() < nameLength + grantLength) {
                     break;
                 }
                 requests.position(requests.position() + nameLength);
+                if (grantLength > 0) {
+                    byte grantOp = requests.get();
+                    long grantOffset = requests.getLong();
+                    long grantRange = requests.getLong();
+                    requests.position(requests.position() + 8 + 16);
+                    if (grantOp != Wire.READ && grantOp != Wire.WRITE || grantOffset < 0 || grantRange <= 0) {
+                        break;
+                    }
+                }
                 boolean payloadCut = op == Wire.WRITE && requests.remaining() < length;
                 int status;
                 try {

@@ -19,6 +19,7 @@ import java.nio.channels.SocketChannel;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -43,13 +44,16 @@ class TcpProtocolDocTest {
     private final ProtocolDocument doc = ProtocolDocument.load();
     private final Arena arena = Arena.ofShared();
     private final MemorySegment segment = arena.allocate(TcpProtocolExamples.SEGMENT_BYTES);
+    private final MemorySegment granted = arena.allocate(TcpProtocolExamples.SEGMENT_BYTES);
     private final SegmentServer server;
 
     TcpProtocolDocTest() throws IOException {
         MemorySegment.copy(MemorySegment.ofArray(TcpProtocolExamples.HELLO), 0, segment, TcpProtocolExamples.HELLO_AT,
                 TcpProtocolExamples.HELLO.length);
-        server = new SegmentServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1 << 20, 0);
+        server = new SegmentServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1 << 20, 0, true,
+                () -> TcpProtocolExamples.SERVER_CLOCK_MS, null);
         server.expose(TcpProtocolExamples.SEGMENT, segment);
+        server.expose(TcpProtocolExamples.GRANTED_SEGMENT, granted, TcpProtocolExamples.GRANT_KEY);
     }
 
     @AfterEach
@@ -73,10 +77,10 @@ class TcpProtocolDocTest {
     void documentedFramesAreWhatTheEncoderWrites() throws IOException {
         try (Pair pair = Pair.open()) {
             for (Example e : TcpProtocolExamples.all()) {
-                Wire.writeRequest(pair.writer, e.request(),
+                Wire.writeRequest(Link.plain(pair.writer), e.request(),
                         e.requestPayload() == null ? null : MemorySegment.ofArray(e.requestPayload()));
                 assertRequest(e.requestFrame(), pair.read(doc.frame(e.requestFrame()).length));
-                Wire.writeResponse(pair.writer, e.status(), e.request().requestId(), e.responseLength(),
+                Wire.writeResponse(Link.plain(pair.writer), e.status(), e.request().requestId(), e.responseLength(),
                         e.responsePayload() == null ? null : MemorySegment.ofArray(e.responsePayload()));
                 assertResponse(e.responseFrame(), pair.read(doc.frame(e.responseFrame()).length));
             }
@@ -89,11 +93,11 @@ class TcpProtocolDocTest {
         try (Pair pair = Pair.open()) {
             for (Example e : TcpProtocolExamples.all()) {
                 pair.send(doc.frame(e.requestFrame()));
-                assertEquals(e.request(), Wire.readRequest(pair.reader, 1 << 20), e.requestFrame());
+                assertEquals(e.request(), Wire.readRequest(Link.plain(pair.reader), 1 << 20), e.requestFrame());
                 byte[] payload = e.requestPayload() == null ? new byte[0] : e.requestPayload();
                 assertArrayEquals(payload, pair.read(payload.length), e.requestFrame() + " payload");
                 pair.send(doc.frame(e.responseFrame()));
-                assertEquals(e.status(), Wire.readResponse(pair.reader, e.request().requestId(), e.request().length()),
+                assertEquals(e.status(), Wire.readResponse(Link.plain(pair.reader), e.request().requestId(), e.request().length()),
                         e.responseFrame());
                 byte[] read = e.responsePayload() == null ? new byte[0] : e.responsePayload();
                 assertArrayEquals(read, pair.read(read.length), e.responseFrame() + " payload");
@@ -109,9 +113,11 @@ class TcpProtocolDocTest {
                 assertResponse(e.responseFrame(), read(ch, doc.frame(e.responseFrame()).length));
             }
         }
-        byte[] written = new byte[TcpProtocolExamples.WORLD.length];
-        MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, TcpProtocolExamples.WORLD_AT, written, 0, written.length);
-        assertArrayEquals(TcpProtocolExamples.WORLD, written, "the documented WRITE reached the segment");
+        for (MemorySegment target : List.of(segment, granted)) {
+            byte[] written = new byte[TcpProtocolExamples.WORLD.length];
+            MemorySegment.copy(target, ValueLayout.JAVA_BYTE, TcpProtocolExamples.WORLD_AT, written, 0, written.length);
+            assertArrayEquals(TcpProtocolExamples.WORLD, written, "the documented WRITEs reached their segments");
+        }
     }
 
     @Test
@@ -136,6 +142,12 @@ class TcpProtocolDocTest {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** The documented grant is store-api's golden vector, whose mac the master computes. */
+    @Test
+    void theDocumentedGrantIsTheGoldenVector() {
+        assertEquals("d4868e5f2d591c6c1a4fbc224ec60b7b", HexFormat.of().formatHex(TcpProtocolExamples.WRITE_GRANT.mac()));
     }
 
     @Test

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** A changed or broken configuration never restarts the transport under the segments it serves. */
 class TcpReconfigurationTest {
     private static TcpTransport.Config config(int connections, long spinUs) {
-        TcpTransport.Config base = TcpTransport.loopback(connections, 1 << 16, 5_000, spinUs);
+        TcpTransport.Config base = TcpTransport.loopback(2, 1 << 16, 5_000, 50);
         return new TcpTransport.Config() {
             @Override
             public Class<? extends Annotation> annotationType() {
@@ -52,6 +52,31 @@ class TcpReconfigurationTest {
             public long spin_wait_us() {
                 return spinUs;
             }
+
+            @Override
+            public boolean grants_checked() {
+                return base.grants_checked();
+            }
+
+            @Override
+            public String tls_keystore() {
+                return base.tls_keystore();
+            }
+
+            @Override
+            public String tls_truststore() {
+                return base.tls_truststore();
+            }
+
+            @Override
+            public String tls_password() {
+                return base.tls_password();
+            }
+
+            @Override
+            public boolean tls_enabled() {
+                return base.tls_enabled();
+            }
         };
     }
 
@@ -73,9 +98,11 @@ class TcpReconfigurationTest {
 
     @Test
     void theChangesAreNamedAsInTheConfiguration() {
-        var a = new TcpTransport.Settings("127.0.0.1", 0, "", 4, 1 << 22, 30_000, 50);
-        var b = new TcpTransport.Settings("127.0.0.1", 7000, "", 4, 1 << 22, 30_000, 10);
-        assertEquals(List.of("port", "spin.wait.us"), b.changesFrom(a));
+        var a = new TcpTransport.Settings("127.0.0.1", 0, "", 4, 1 << 22, 30_000, 50, true, "", "", "");
+        var b = new TcpTransport.Settings("127.0.0.1", 7000, "", 4, 1 << 22, 30_000, 10, false, "", "", "");
+        var c = new TcpTransport.Settings("127.0.0.1", 0, "", 4, 1 << 22, 30_000, 50, true, "k.p12", "t.p12", "pw");
+        assertEquals(List.of("port", "spin.wait.us", "grants.checked"), b.changesFrom(a));
+        assertEquals(List.of("tls.*"), c.changesFrom(a));
         assertEquals(List.of(), a.changesFrom(a));
     }
 }

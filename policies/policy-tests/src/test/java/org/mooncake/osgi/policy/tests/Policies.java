@@ -8,6 +8,7 @@ import org.mooncake.osgi.policy.hierarchical.HierarchicalPolicy;
 import org.mooncake.osgi.policy.leaselru.LeaseOrderPolicy;
 import org.mooncake.osgi.policy.typeaware.TypeAwarePolicy;
 import org.mooncake.osgi.policy.typeaware.TypeRule;
+import org.mooncake.osgi.policy.wtinylfu.WTinyLfuPolicy;
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 
@@ -35,7 +36,8 @@ final class Policies {
                 new Named("hierarchical tenant/type/priority", () -> HierarchicalPolicy.of(
                         new String[] {"tenant", "type", "priority"}, "lease", new String[] {"tenant=*/type=HIDDEN_STATE=0.12"})),
                 new Named("hierarchical cost-aware leaves", Policies::hierarchicalCostAware),
-                new Named("cost-aware", CostAwarePolicy::new));
+                new Named("cost-aware", CostAwarePolicy::new),
+                new Named("w-tinylfu", WTinyLfuPolicy::new));
     }
 
     /** Policies that enforce a 12% budget on hidden states. */

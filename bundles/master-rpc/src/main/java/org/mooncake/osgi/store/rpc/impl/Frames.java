@@ -16,7 +16,10 @@ final class Frames {
      * theirs combined; LOOKUP_BATCH. 2: checksums are XXH3-64 {@code long}s (1: CRC32C {@code int}s).
      * Within 3, segment descriptors and stats gained {@code memoryKind} and master stats
      * {@code memoryKinds} (store.master 3.0): fields an older peer ignores, and whose absence from
-     * an older peer reads as HOST and no figures, so the version did not change.
+     * an older peer reads as HOST and no figures, so the version did not change. Likewise later:
+     * replica grants and segment grant keys (store.master 3.1); a request's relative
+     * {@code timeoutMs}, a response's {@code serverTimeMs}, HELLO's {@code maxBatchKeys} and a batch
+     * result's numeric {@code code}, each read by a newer peer when present and ignored by an older one.
      */
     static final int PROTOCOL_VERSION = 3;
     /**

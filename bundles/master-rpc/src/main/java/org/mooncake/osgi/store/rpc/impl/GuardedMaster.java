@@ -132,6 +132,13 @@ final class GuardedMaster implements MasterService {
     }
 
     @Override
+    public void putRevoke(String clientId, ObjectKey key, long putId, boolean writesInDoubt) {
+        client(clientId);
+        key(key);
+        master.putRevoke(clientId, key, putId, writesInDoubt);
+    }
+
+    @Override
     public ReadLease getReplicaList(ObjectKey key) {
         key(key);
         return master.getReplicaList(key);
@@ -162,6 +169,12 @@ final class GuardedMaster implements MasterService {
     }
 
     @Override
+    public java.util.Optional<org.mooncake.osgi.store.master.TenantStats> tenantStats(String tenant) {
+        tenant(tenant);
+        return master.tenantStats(tenant);
+    }
+
+    @Override
     public List<OpResult<PutTicket>> putStartBatch(String clientId, List<ObjectKey> keys, List<Long> sizes,
             ReplicateConfig config, boolean upsert) {
         client(clientId);
@@ -181,6 +194,13 @@ final class GuardedMaster implements MasterService {
         client(clientId);
         completions(puts);
         return master.putRevokeBatch(clientId, puts);
+    }
+
+    @Override
+    public List<OpResult<Void>> putRevokeBatch(String clientId, List<PutCompletion> puts, boolean writesInDoubt) {
+        client(clientId);
+        completions(puts);
+        return master.putRevokeBatch(clientId, puts, writesInDoubt);
     }
 
     @Override

@@ -121,7 +121,8 @@ final class MasterOps {
             return null;
         }),
         PUT_REVOKE((m, a) -> {
-            m.putRevoke(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class));
+            m.putRevoke(a.get(0, String.class), a.get(1, ObjectKey.class), a.get(2, Long.class),
+                    Boolean.TRUE.equals(a.optional(3, Boolean.class)));
             return null;
         }),
         GET_REPLICA_LIST((m, a) -> m.getReplicaList(a.get(0, ObjectKey.class))),
@@ -139,7 +140,8 @@ final class MasterOps {
         PUT_START_BATCH((m, a) -> m.putStartBatch(a.get(0, String.class), a.get(1, KEYS), a.get(2, LONGS),
                 a.get(3, ReplicateConfig.class), a.get(4, Boolean.class))),
         PUT_END_BATCH((m, a) -> m.putEndBatch(a.get(0, String.class), a.get(1, COMPLETIONS))),
-        PUT_REVOKE_BATCH((m, a) -> m.putRevokeBatch(a.get(0, String.class), a.get(1, COMPLETIONS))),
+        PUT_REVOKE_BATCH((m, a) -> m.putRevokeBatch(a.get(0, String.class), a.get(1, COMPLETIONS),
+                Boolean.TRUE.equals(a.optional(2, Boolean.class)))),
         GET_REPLICA_LIST_BATCH((m, a) -> m.getReplicaListBatch(a.get(0, KEYS))),
         EXISTS_BATCH((m, a) -> m.existsBatch(a.get(0, KEYS))),
         LOOKUP_BATCH((m, a) -> m.lookupBatch(a.get(0, KEYS)));

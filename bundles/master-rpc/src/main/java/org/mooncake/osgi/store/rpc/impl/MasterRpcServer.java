@@ -41,9 +41,12 @@ import com.fasterxml.jackson.databind.JsonNode;
  * connection; a bad request gets an error response; neither touches other connections.
  * <p>
  * With TLS (the {@code tls.*} properties) every connection is TLS 1.3 with a client certificate
- * of the cluster CA, and its identity ({@link PeerIdentity}) bounds what it may do
- * ({@link GuardedMaster}); without ({@code tls.insecure=true}) anyone who reaches the port may do
- * anything, which is why the default bind address is loopback.
+ * of the cluster CA; with {@code auth.tokens.file} a connection may instead present a token as
+ * HELLO's second argument. Either identity ({@link PeerIdentity}, settled at HELLO by
+ * {@link Admission}) bounds what the connection may do ({@link GuardedMaster}), and holds at most
+ * {@code max.connections.per.identity} connections ({@link ConnectionQuota}); with neither
+ * ({@code tls.insecure=true}) anyone who reaches the port may do anything, which is why the
+ * default bind address is loopback.
  */
 @Component(service = MasterRpcServer.class, immediate = true, configurationPid = MasterRpcServer.PID,
         configurationPolicy = ConfigurationPolicy.REQUIRE)
@@ -91,6 +94,16 @@ public final class MasterRpcServer implements AutoCloseable {
         @AttributeDefinition(description = "Serve without TLS: anyone who reaches the port may act as any "
                 + "client and tenant. Without TLS configured and without this, the server refuses to start")
         boolean tls_insecure() default false;
+
+        @AttributeDefinition(description = "File of shared-secret access tokens, lines 'TOKEN tenant=NAME "
+                + "role=client|node|admin' (docs/security.md); a client presents its token as HELLO's second "
+                + "argument and is then who the line says. Set: a connection without a client certificate needs a "
+                + "token, and the server starts without TLS. Empty: no tokens")
+        String auth_tokens_file() default "";
+
+        @AttributeDefinition(description = "Most connections one authenticated identity (certificate CN or token "
+                + "name) may hold at once; the next is refused at HELLO with ACCESS_DENIED")
+        int max_connections_per_identity() default 64;
     }
 
     /** How long a connection has to complete its TLS handshake. */
@@ -100,22 +113,31 @@ public final class MasterRpcServer implements AutoCloseable {
     private final ServerSocket server;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final ClientIdOwners owners = new ClientIdOwners();
+    private final ConnectionQuota quota;
     private final Thread acceptor;
     private volatile boolean closed;
 
     /** A configuration, read and checked: a broken one fails here, before anything changes. */
     record Settings(String bindAddress, int port, int maxFrameBytes, int maxBatchKeys, FrameTimeouts timeouts,
-            ClusterTls tls) {
+            ClusterTls tls, AccessTokens tokens, int maxConnectionsPerIdentity) {
         Settings {
             if (port < 0 || port > 65535 || maxFrameBytes < 1024 || maxBatchKeys < 1) {
                 throw new IllegalArgumentException("port must be 0-65535, max_frame_bytes >= 1024 and max_batch_keys >= 1");
             }
+            if (maxConnectionsPerIdentity < 1) {
+                throw new IllegalArgumentException("max.connections.per.identity must be at least 1");
+            }
         }
 
         static Settings of(Config c) {
+            String tokenFile = c.auth_tokens_file() == null ? "" : c.auth_tokens_file().strip();
+            AccessTokens tokens = tokenFile.isEmpty() ? null : AccessTokens.read(java.nio.file.Path.of(tokenFile));
+            // tokens authenticate without TLS: an operator's choice, not an omission
             return new Settings(c.bind_address(), c.port(), c.max_frame_bytes(), c.max_batch_keys(),
                     new FrameTimeouts(c.idle_timeout_ms(), c.frame_timeout_ms()),
-                    ClusterTls.of(c.tls_keystore(), c.tls_truststore(), c.tls_password(), c.tls_insecure(), PID));
+                    ClusterTls.of(c.tls_keystore(), c.tls_truststore(), c.tls_password(),
+                            c.tls_insecure() || tokens != null, PID),
+                    tokens, c.max_connections_per_identity());
         }
     }
 
@@ -126,12 +148,14 @@ public final class MasterRpcServer implements AutoCloseable {
             MasterService master) throws IOException {
         this.settings = refusedLoudly(() -> Settings.of(c));
         this.master = master;
+        this.quota = new ConnectionQuota(settings.maxConnectionsPerIdentity());
         this.server = serverSocket(settings.tls());
         server.setReuseAddress(true);
         server.bind(new InetSocketAddress(settings.bindAddress(), settings.port()), 256);
         acceptor = Thread.ofPlatform().daemon().name("mooncake-rpc-accept").start(this::accept);
         LOG.log(Level.INFO, "master RPC on {0}:{1}, {2}", settings.bindAddress(), String.valueOf(port()),
-                settings.tls() == null ? "without TLS (tls.insecure)" : settings.tls());
+                (settings.tls() == null ? "without TLS" : settings.tls().toString())
+                        + (settings.tokens() != null ? ", " + settings.tokens() : settings.tls() == null ? " (tls.insecure)" : ""));
     }
 
     private static ServerSocket serverSocket(ClusterTls tls) throws IOException {
@@ -194,13 +218,10 @@ public final class MasterRpcServer implements AutoCloseable {
         }
     }
 
-    /**
-     * The master as this connection may use it: after a TLS handshake, guarded by the identity in
-     * its certificate; in plain text, the master itself.
-     */
-    private MasterService masterFor(Socket s) throws IOException {
+    /** The identity in the client certificate, after the TLS handshake; null in plain text. */
+    private static PeerIdentity certified(Socket s) throws IOException {
         if (!(s instanceof SSLSocket tls)) {
-            return master;
+            return null;
         }
         s.setSoTimeout(HANDSHAKE_TIMEOUT_MS); // a peer that never finishes its handshake holds nothing for long
         tls.startHandshake();
@@ -211,12 +232,12 @@ public final class MasterRpcServer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new IOException("refused a client certificate: " + e.getMessage());
         }
-        return new GuardedMaster(master, who, owners);
+        return who;
     }
 
     private void serve(Socket s) {
-        try (s) {
-            serve(s, masterFor(s));
+        try (s; Admission who = new Admission(certified(s), settings.tokens(), quota)) {
+            serve(s, who);
         } catch (EOFException | SocketException e) {
             // the client went away
         } catch (IOException e) {
@@ -226,30 +247,50 @@ public final class MasterRpcServer implements AutoCloseable {
         }
     }
 
-    private void serve(Socket s, MasterService master) throws IOException {
+    private void serve(Socket s, Admission who) throws IOException {
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
             boolean greeted = false;
             int version = 0;
+            MasterService master = null; // the master as this connection's identity may use it, once admitted
             while (true) {
                 Messages.Request req = Messages.CBOR.readValue(settings.timeouts().read(s, in, settings.maxFrameBytes()),
                         Messages.Request.class);
+                long readAtNanos = System.nanoTime(); // a request's timeoutMs counts from here
                 if (req == null) {
                     throw new Frames.BadFrame("a frame whose body is CBOR null, not a request");
                 }
                 Messages.Response resp;
                 if (!greeted) {
-                    resp = hello(req);
+                    resp = admitted(hello(req), req, who);
+                    master = who.master(this.master, owners);
                     greeted = resp.code() == 0;
                     version = greeted ? resp.result().asInt() : 0;
+                    resp = greeted ? resp.withMaxBatchKeys(settings.maxBatchKeys()) : resp;
                 } else {
-                    resp = handle(req, version, master, settings.maxBatchKeys());
+                    resp = handle(req, RequestDeadline.of(req, readAtNanos), version, master, settings.maxBatchKeys());
                 }
-                Frames.write(out, Messages.CBOR.writeValueAsBytes(resp));
+                Frames.write(out, Messages.CBOR.writeValueAsBytes(resp.at(System.currentTimeMillis())));
                 if (!greeted) {
                     return;
                 }
             }
+        }
+    }
+
+    /**
+     * A HELLO the version check accepted, answered ACCESS_DENIED when the connection's credentials
+     * do not admit it ({@link Admission}); the connection then closes like any refused HELLO.
+     */
+    private static Messages.Response admitted(Messages.Response hello, Messages.Request req, Admission who) {
+        if (hello.code() != 0) {
+            return hello;
+        }
+        try {
+            who.admit(req.args());
+            return hello;
+        } catch (StoreException e) {
+            return error(req.id(), e);
         }
     }
 
@@ -268,9 +309,10 @@ public final class MasterRpcServer implements AutoCloseable {
         return new Messages.Response(req.id(), 0, null, Messages.CBOR.valueToTree(v.asInt()));
     }
 
-    private static Messages.Response handle(Messages.Request req, int version, MasterService master, int maxBatch) {
+    private static Messages.Response handle(Messages.Request req, RequestDeadline deadline, int version,
+            MasterService master, int maxBatch) {
         try {
-            if (req.deadlineMs() > 0 && System.currentTimeMillis() > req.deadlineMs()) {
+            if (deadline.passed()) {
                 throw new StoreException(ErrorCode.RPC_FAIL, "deadline passed before the master got to it");
             }
             MasterOps.Op op = MasterOps.Op.named(req.op());

@@ -31,7 +31,7 @@ public final class RemoteMasterComponent {
         @AttributeDefinition(description = "host:port of the master's RPC server")
         String master_address();
 
-        @AttributeDefinition(description = "Deadline of every master call, ms")
+        @AttributeDefinition(description = "Timeout of every master call, ms (sent as the request's timeoutMs; the master judges it on its own clock)")
         long timeout_ms() default 5000;
 
         @AttributeDefinition(description = "Largest frame accepted, bytes")

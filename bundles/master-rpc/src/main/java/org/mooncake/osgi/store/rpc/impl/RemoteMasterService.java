@@ -2,8 +2,11 @@ package org.mooncake.osgi.store.rpc.impl;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 
 import org.mooncake.osgi.store.api.ErrorCode;
@@ -27,10 +30,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
 /**
- * The master of another process, through the RPC protocol. Every call carries a deadline; an
+ * The master of another process, through the RPC protocol. Every call carries its timeout; an
  * error the master reports arrives as the same {@link StoreException} code; a broken or absent
  * connection is RPC_FAIL and the next call connects again (so a restarted master is picked up
- * without restarting the client). Thread-safe.
+ * without restarting the client). A lease's end arrives in this process's clock
+ * ({@link MasterClock}), so a client whose clock differs from the master's reads as any other. A
+ * batch longer than the master's limit (told by HELLO) is sent in parts, its results in order.
+ * Thread-safe.
  */
 public final class RemoteMasterService implements MasterService, AutoCloseable {
     /** Service property marking a remote master, so the RPC server never serves one. */
@@ -40,7 +46,10 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
     private final long timeoutMs;
     private final int maxFrame;
     private final javax.net.ssl.SSLContext tls;
+    private final InstantSource clock;
     private RpcConnection connection;
+    /** The most keys the connected master takes in one batch. */
+    private int maxBatchKeys = MasterOps.DEFAULT_MAX_BATCH;
 
     /** A master reached in plain text. */
     public RemoteMasterService(InetSocketAddress address, long timeoutMs, int maxFrame) {
@@ -49,10 +58,17 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
 
     /** A master reached over TLS with {@code tls} (the cluster's client certificate and CA), or plain text when null. */
     public RemoteMasterService(InetSocketAddress address, long timeoutMs, int maxFrame, javax.net.ssl.SSLContext tls) {
+        this(address, timeoutMs, maxFrame, tls, InstantSource.system());
+    }
+
+    /** The same with this process's wall clock {@code clock}, which the leases' ends are converted into. */
+    RemoteMasterService(InetSocketAddress address, long timeoutMs, int maxFrame, javax.net.ssl.SSLContext tls,
+            InstantSource clock) {
         this.address = address;
         this.timeoutMs = timeoutMs;
         this.maxFrame = maxFrame;
         this.tls = tls;
+        this.clock = clock;
     }
 
     private synchronized RpcConnection connection() {
@@ -64,6 +80,9 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
                     c.close();
                     throw error(hello);
                 }
+                // an older master does not say, and takes the default
+                Integer limit = hello.maxBatchKeys();
+                maxBatchKeys = limit != null && limit > 0 ? limit : MasterOps.DEFAULT_MAX_BATCH;
                 connection = c;
             } catch (IOException e) {
                 throw new StoreException(ErrorCode.RPC_FAIL, "cannot reach the master at " + address + ": " + e);
@@ -92,12 +111,39 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
         return new StoreException(ErrorCode.ofCode(r.code()), r.message());
     }
 
-    private JsonNode call(MasterOps.Op op, Object... values) {
-        Messages.Response r = connection().call(op.name(), args(values), timeoutMs);
+    /** A result, and the master's clock as of its answer. */
+    private record Answer(JsonNode result, MasterClock clock) {
+    }
+
+    private Answer exchange(MasterOps.Op op, Object... values) {
+        RpcConnection c = connection();
+        long sentAtMs = clock.millis();
+        Messages.Response r = c.call(op.name(), args(values), timeoutMs);
         if (r.code() != 0) {
             throw error(r);
         }
-        return r.result();
+        return new Answer(r.result(), new MasterClock(sentAtMs, r.serverTimeMs()));
+    }
+
+    private JsonNode call(MasterOps.Op op, Object... values) {
+        return exchange(op, values).result();
+    }
+
+    /** The batch limit of the master, connecting to learn it. */
+    synchronized int maxBatchKeys() {
+        connection();
+        return maxBatchKeys;
+    }
+
+    private <R> List<OpResult<R>> inParts(int n, IntFunction<String> keyAt, BatchParts.Part<R> part) {
+        return BatchParts.send(n, maxBatchKeys(), keyAt, part);
+    }
+
+    private static List<OpResult<ReadLease>> toLocal(List<OpResult<ReadLease>> results, MasterClock clock) {
+        if (results == null) {
+            throw new StoreException(ErrorCode.RPC_FAIL, "the master answered a batch with no results");
+        }
+        return results.stream().map(r -> r.isOk() ? OpResult.ok(r.key(), clock.toLocal(r.value())) : r).toList();
     }
 
     private <T> T call(Class<T> type, MasterOps.Op op, Object... values) {
@@ -157,8 +203,13 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
 
     @Override
     public List<ObjectState> lookupBatch(List<ObjectKey> keys) {
-        return call(new TypeReference<List<ObjectState>>() {
-        }, MasterOps.Op.LOOKUP_BATCH, keys);
+        int limit = maxBatchKeys();
+        List<ObjectState> out = new ArrayList<>(keys.size());
+        for (int from = 0; from < keys.size() || from == 0; from += limit) {
+            out.addAll(call(new TypeReference<List<ObjectState>>() {
+            }, MasterOps.Op.LOOKUP_BATCH, keys.subList(from, Math.min(keys.size(), from + limit))));
+        }
+        return out;
     }
 
     @Override
@@ -166,9 +217,20 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
         call(MasterOps.Op.PUT_REVOKE, clientId, key, putId);
     }
 
+    /** Sends the flag only when set: the common frame stays as it was (and as docs/protocol.md shows it). */
+    @Override
+    public void putRevoke(String clientId, ObjectKey key, long putId, boolean writesInDoubt) {
+        if (writesInDoubt) {
+            call(MasterOps.Op.PUT_REVOKE, clientId, key, putId, true);
+        } else {
+            call(MasterOps.Op.PUT_REVOKE, clientId, key, putId);
+        }
+    }
+
     @Override
     public ReadLease getReplicaList(ObjectKey key) {
-        return call(ReadLease.class, MasterOps.Op.GET_REPLICA_LIST, key);
+        Answer a = exchange(MasterOps.Op.GET_REPLICA_LIST, key);
+        return a.clock().toLocal(convert(a.result(), Messages.CBOR.constructType(ReadLease.class)));
     }
 
     @Override
@@ -210,32 +272,50 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
     @Override
     public List<OpResult<PutTicket>> putStartBatch(String clientId, List<ObjectKey> keys, List<Long> sizes,
             ReplicateConfig config, boolean upsert) {
-        return call(new TypeReference<List<OpResult<PutTicket>>>() {
-        }, MasterOps.Op.PUT_START_BATCH, clientId, keys, sizes, config, upsert);
+        StoreException.require(keys.size() == sizes.size(), "keys and sizes differ in number");
+        return inParts(keys.size(), i -> keys.get(i).key(), (from, to) -> call(
+                new TypeReference<List<OpResult<PutTicket>>>() {
+                }, MasterOps.Op.PUT_START_BATCH, clientId, keys.subList(from, to), sizes.subList(from, to), config,
+                upsert));
     }
 
     @Override
     public List<OpResult<Void>> putEndBatch(String clientId, List<PutCompletion> completions) {
-        return call(new TypeReference<List<OpResult<Void>>>() {
-        }, MasterOps.Op.PUT_END_BATCH, clientId, completions);
+        return inParts(completions.size(), i -> completions.get(i).key().key(), (from, to) -> call(
+                new TypeReference<List<OpResult<Void>>>() {
+                }, MasterOps.Op.PUT_END_BATCH, clientId, completions.subList(from, to)));
     }
 
     @Override
     public List<OpResult<Void>> putRevokeBatch(String clientId, List<PutCompletion> puts) {
-        return call(new TypeReference<List<OpResult<Void>>>() {
-        }, MasterOps.Op.PUT_REVOKE_BATCH, clientId, puts);
+        return putRevokeBatch(clientId, puts, false);
+    }
+
+    /** Sends the flag only when set: the common frame stays as it was. */
+    @Override
+    public List<OpResult<Void>> putRevokeBatch(String clientId, List<PutCompletion> puts, boolean writesInDoubt) {
+        TypeReference<List<OpResult<Void>>> results = new TypeReference<>() {
+        };
+        return inParts(puts.size(), i -> puts.get(i).key().key(), (from, to) -> writesInDoubt
+                ? call(results, MasterOps.Op.PUT_REVOKE_BATCH, clientId, puts.subList(from, to), true)
+                : call(results, MasterOps.Op.PUT_REVOKE_BATCH, clientId, puts.subList(from, to)));
     }
 
     @Override
     public List<OpResult<ReadLease>> getReplicaListBatch(List<ObjectKey> keys) {
-        return call(new TypeReference<List<OpResult<ReadLease>>>() {
-        }, MasterOps.Op.GET_REPLICA_LIST_BATCH, keys);
+        return inParts(keys.size(), i -> keys.get(i).key(), (from, to) -> {
+            Answer a = exchange(MasterOps.Op.GET_REPLICA_LIST_BATCH, keys.subList(from, to));
+            return toLocal(convert(a.result(), Messages.CBOR.getTypeFactory().constructType(
+                    new TypeReference<List<OpResult<ReadLease>>>() {
+                    })), a.clock());
+        });
     }
 
     @Override
     public List<OpResult<Boolean>> existsBatch(List<ObjectKey> keys) {
-        return call(new TypeReference<List<OpResult<Boolean>>>() {
-        }, MasterOps.Op.EXISTS_BATCH, keys);
+        return inParts(keys.size(), i -> keys.get(i).key(), (from, to) -> call(
+                new TypeReference<List<OpResult<Boolean>>>() {
+                }, MasterOps.Op.EXISTS_BATCH, keys.subList(from, to)));
     }
 
     @Override

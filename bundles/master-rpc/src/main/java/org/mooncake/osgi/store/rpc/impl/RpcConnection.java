@@ -86,14 +86,17 @@ final class RpcConnection implements AutoCloseable {
         return !broken;
     }
 
-    /** Sends a request and waits for its response until the deadline. */
+    /**
+     * Sends a request and waits up to {@code timeoutMs} for its response. The request carries that
+     * budget, relative, and no wall-clock deadline: the master judges it on its own clock, so the two
+     * hosts' clocks need not agree.
+     */
     Messages.Response call(String op, JsonNode args, long timeoutMs) {
         long id = IDS.incrementAndGet();
         CompletableFuture<Messages.Response> reply = new CompletableFuture<>();
         waiting.put(id, reply);
         try {
-            byte[] body = Messages.CBOR.writeValueAsBytes(
-                    new Messages.Request(id, op, System.currentTimeMillis() + timeoutMs, args));
+            byte[] body = Messages.CBOR.writeValueAsBytes(new Messages.Request(id, op, 0, timeoutMs, args));
             synchronized (out) {
                 Frames.write(out, body);
             }

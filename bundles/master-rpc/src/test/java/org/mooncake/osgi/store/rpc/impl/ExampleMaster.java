@@ -9,9 +9,12 @@ import java.util.regex.Pattern;
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.ObjectDataType;
 import org.mooncake.osgi.store.api.ObjectKey;
+import org.mooncake.osgi.store.api.OpResult;
 import org.mooncake.osgi.store.api.ReplicateConfig;
 import org.mooncake.osgi.store.api.StoreException;
 import org.mooncake.osgi.store.master.ChunkChecksums;
+import org.mooncake.osgi.store.master.DataGrant;
+import org.mooncake.osgi.store.master.GrantKey;
 import org.mooncake.osgi.store.master.MasterService;
 import org.mooncake.osgi.store.master.MasterStats;
 import org.mooncake.osgi.store.master.ObjectInfo;
@@ -21,6 +24,7 @@ import org.mooncake.osgi.store.master.ReplicaLocation;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.master.SegmentStats;
+import org.mooncake.osgi.store.spi.device.MemoryKind;
 
 /**
  * The master of the examples in {@code docs/protocol.md}: answers with the values the document
@@ -32,17 +36,34 @@ final class ExampleMaster implements MasterService {
     static final ObjectKey KEY = new ObjectKey("default", "k1");
     static final ObjectKey MISSING = new ObjectKey("default", "missing");
     static final SegmentEndpoint ENDPOINT = new SegmentEndpoint("tcp", "10.0.0.5:7001", "seg-1");
-    static final SegmentDescriptor SEGMENT = new SegmentDescriptor("seg-1", CLIENT, 64L << 20, List.of(ENDPOINT));
+    /** The segment's grant key: bytes 0x00 to 0x1f (the key of the grant test vector). */
+    static final GrantKey GRANT_KEY = new GrantKey(grantKeyBytes());
+    static final SegmentDescriptor SEGMENT = new SegmentDescriptor("seg-1", CLIENT, 64L << 20, List.of(ENDPOINT),
+            MemoryKind.HOST, GRANT_KEY);
     static final long INCARNATION = 0x1f2e3d4c5b6a7989L;
     static final long SIZE = 4096;
-    static final PutTicket TICKET = new PutTicket(17, List.of(new ReplicaLocation("seg-1", List.of(ENDPOINT), 0, SIZE)));
+    /** The master's wall clock when it answers: 2026-01-01T00:00:00Z. */
+    static final long SERVER_TIME_MS = 1_767_225_600_000L;
+    /** The write grant ends 30 s after the put started (put.start.discard.timeout.ms). */
+    static final PutTicket TICKET = new PutTicket(17, List.of(new ReplicaLocation("seg-1", List.of(ENDPOINT), 0, SIZE,
+            DataGrant.sign(GRANT_KEY, "seg-1", true, 0, SIZE, SERVER_TIME_MS + 30_000))));
     /** An XXH3-64 with the top bit set: a Java long below zero, so a CBOR negative integer. */
     static final long CHECKSUM = 0xc4a1e2f3d5b60718L;
-    static final long LEASE_ENDS_AT_MS = 1_767_225_605_000L;
-    static final ReadLease LEASE = new ReadLease(SIZE, CHECKSUM, ObjectDataType.GENERAL, TICKET.replicas(),
+    static final long LEASE_ENDS_AT_MS = SERVER_TIME_MS + 5_000;
+    static final ReadLease LEASE = new ReadLease(SIZE, CHECKSUM, ObjectDataType.GENERAL,
+            List.of(new ReplicaLocation("seg-1", List.of(ENDPOINT), 0, SIZE,
+                    DataGrant.sign(GRANT_KEY, "seg-1", false, 0, SIZE, LEASE_ENDS_AT_MS))),
             LEASE_ENDS_AT_MS);
     /** What the master says: the key as {@code ObjectKey.toString} writes it. */
     static final String NOT_FOUND_MESSAGE = "no object missing";
+
+    private static byte[] grantKeyBytes() {
+        byte[] bytes = new byte[32];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) i;
+        }
+        return bytes;
+    }
 
     /** One call as the server decoded it. */
     record Call(String method, List<Object> args) {
@@ -97,7 +118,12 @@ final class ExampleMaster implements MasterService {
 
     @Override
     public void putRevoke(String clientId, ObjectKey key, long putId) {
-        record("putRevoke", clientId, key, putId);
+        putRevoke(clientId, key, putId, false);
+    }
+
+    @Override
+    public void putRevoke(String clientId, ObjectKey key, long putId, boolean writesInDoubt) {
+        record("putRevoke", clientId, key, putId, writesInDoubt);
     }
 
     @Override
@@ -107,6 +133,15 @@ final class ExampleMaster implements MasterService {
             throw new StoreException(ErrorCode.OBJECT_NOT_FOUND, NOT_FOUND_MESSAGE);
         }
         return LEASE;
+    }
+
+    /** One call for the batch, whose keys are answered as {@link #getReplicaList} answers each. */
+    @Override
+    public List<OpResult<ReadLease>> getReplicaListBatch(List<ObjectKey> keys) {
+        record("getReplicaListBatch", keys);
+        return keys.stream().map(k -> k.equals(KEY) ? OpResult.ok(k.key(), LEASE)
+                : OpResult.<ReadLease>failed(k.key(), new StoreException(ErrorCode.OBJECT_NOT_FOUND, NOT_FOUND_MESSAGE)))
+                .toList();
     }
 
     @Override

@@ -13,6 +13,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -34,9 +36,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * The master RPC examples of {@code docs/protocol.md} are what the Java encoder sends: each
  * documented frame equals, byte for byte, the same message built by the production classes; the
- * server, sent the documented requests, answers the documented responses; and the remote master
- * client sends the documented requests (its own request id and deadline aside) and reads the
- * documented responses back into the values the document states.
+ * server, sent the documented requests, answers the documented responses (its clock aside: the
+ * documented {@code serverTimeMs} is fixed); and the remote master client sends the documented
+ * requests (its own request id aside) and reads the documented responses back into the values the
+ * document states.
  */
 @Timeout(60)
 class MasterProtocolDocTest {
@@ -79,13 +82,15 @@ class MasterProtocolDocTest {
     void documentedFramesDecodeToTheirMessages() throws IOException {
         for (Example e : MasterProtocolExamples.all()) {
             Messages.Request request = Messages.CBOR.readValue(body(doc.frame(e.requestFrame())), Messages.Request.class);
-            assertEquals(List.of(e.request().id(), e.request().op(), e.request().deadlineMs()),
-                    List.of(request.id(), request.op(), request.deadlineMs()), e.requestFrame());
+            assertEquals(List.of(e.request().id(), e.request().op(), e.request().deadlineMs(), e.request().timeoutMs()),
+                    List.of(request.id(), request.op(), request.deadlineMs(), request.timeoutMs()), e.requestFrame());
             assertFrame(e.requestFrame(), MasterProtocolExamples.frame(request));
             Messages.Response response = Messages.CBOR.readValue(body(doc.frame(e.responseFrame())),
                     Messages.Response.class);
-            assertEquals(Arrays.asList(e.response().id(), e.response().code(), e.response().message()),
-                    Arrays.asList(response.id(), response.code(), response.message()), e.responseFrame());
+            assertEquals(Arrays.asList(e.response().id(), e.response().code(), e.response().message(),
+                    e.response().serverTimeMs(), e.response().maxBatchKeys()),
+                    Arrays.asList(response.id(), response.code(), response.message(), response.serverTimeMs(),
+                            response.maxBatchKeys()), e.responseFrame());
             assertFrame(e.responseFrame(), MasterProtocolExamples.frame(response));
         }
     }
@@ -96,7 +101,7 @@ class MasterProtocolDocTest {
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             for (Example e : MasterProtocolExamples.CONNECTION) {
                 s.getOutputStream().write(doc.frame(e.requestFrame()));
-                assertFrame(e.responseFrame(), readFrame(in));
+                assertFrame(e.responseFrame(), atDocumentedTime(readFrame(in)));
             }
         }
         List<ExampleMaster.Call> expected = MasterProtocolExamples.CONNECTION.stream()
@@ -109,7 +114,7 @@ class MasterProtocolDocTest {
         try (Socket s = connect()) {
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             s.getOutputStream().write(doc.frame(MasterProtocolExamples.REFUSED_HELLO.requestFrame()));
-            assertFrame(MasterProtocolExamples.REFUSED_HELLO.responseFrame(), readFrame(in));
+            assertFrame(MasterProtocolExamples.REFUSED_HELLO.responseFrame(), atDocumentedTime(readFrame(in)));
             assertEquals(-1, in.read(), "the server closes the connection after refusing HELLO");
         }
     }
@@ -121,17 +126,18 @@ class MasterProtocolDocTest {
         Example heartbeat = MasterProtocolExamples.CONNECTION.get(1);
         ObjectNode request = Messages.CBOR.createObjectNode();
         request.set("args", heartbeat.request().args());
+        request.put("timeoutMs", heartbeat.request().timeoutMs());
         request.put("deadlineMs", heartbeat.request().deadlineMs());
         request.put("op", heartbeat.request().op());
         request.put("id", heartbeat.request().id());
         byte[] frame = MasterProtocolExamples.frame(request);
-        assertEquals(0xa4, Byte.toUnsignedInt(frame[8]), "a map of 4 entries, length given");
+        assertEquals(0xa5, Byte.toUnsignedInt(frame[8]), "a map of 5 entries, length given");
         try (Socket s = connect()) {
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             s.getOutputStream().write(doc.frame(hello.requestFrame()));
-            assertFrame(hello.responseFrame(), readFrame(in));
+            assertFrame(hello.responseFrame(), atDocumentedTime(readFrame(in)));
             s.getOutputStream().write(frame);
-            assertFrame(heartbeat.responseFrame(), readFrame(in));
+            assertFrame(heartbeat.responseFrame(), atDocumentedTime(readFrame(in)));
         }
     }
 
@@ -146,13 +152,14 @@ class MasterProtocolDocTest {
         BlockingQueue<byte[]> sent = new LinkedBlockingQueue<>();
         try (ServerSocket fake = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             Thread.ofVirtual().start(() -> answer(fake, called, sent));
+            // a client clock that reads the master's time of the examples: their lease ends come back unchanged
             try (RemoteMasterService remote = new RemoteMasterService(
-                    new InetSocketAddress(fake.getInetAddress(), fake.getLocalPort()), TIMEOUT_MS, MAX_FRAME)) {
+                    new InetSocketAddress(fake.getInetAddress(), fake.getLocalPort()), TIMEOUT_MS, MAX_FRAME, null,
+                    InstantSource.fixed(Instant.ofEpochMilli(ExampleMaster.SERVER_TIME_MS)))) {
                 for (Example e : called) {
                     if (e.clientCall() == null) {
                         continue; // HELLO: sent by the first call
                     }
-                    long before = System.currentTimeMillis();
                     if (e.clientResult() instanceof ErrorCode code) {
                         StoreException x = assertThrows(StoreException.class, () -> e.clientCall().apply(remote));
                         assertEquals(code, x.errorCode(), e.name());
@@ -161,24 +168,24 @@ class MasterProtocolDocTest {
                         assertEquals(e.clientResult(), e.clientCall().apply(remote), e.name());
                     }
                     if (e == called.get(1)) {
-                        assertSent(called.get(0), sent.poll(TIMEOUT_MS, TimeUnit.MILLISECONDS), before);
+                        assertSent(called.get(0), sent.poll(TIMEOUT_MS, TimeUnit.MILLISECONDS));
                     }
-                    assertSent(e, sent.poll(TIMEOUT_MS, TimeUnit.MILLISECONDS), before);
+                    assertSent(e, sent.poll(TIMEOUT_MS, TimeUnit.MILLISECONDS));
                 }
             }
         }
     }
 
-    /** The client's frame is the documented one but for its own request id and its deadline, now + timeout. */
-    private void assertSent(Example e, byte[] frame, long before) throws IOException {
+    /** The client's frame is the documented one but for its own request id. */
+    private void assertSent(Example e, byte[] frame) throws IOException {
         assertTrue(frame != null && frame.length > 0, e.name() + " was not sent, or the stand-in master failed");
         Messages.Request got = Messages.CBOR.readValue(body(frame), Messages.Request.class);
         assertEquals(HexFormat.of().formatHex(frame), HexFormat.of().formatHex(MasterProtocolExamples.frame(got)),
                 "decoding and encoding the client's " + e.name() + " gives back its bytes");
-        assertTrue(got.deadlineMs() >= before + TIMEOUT_MS && got.deadlineMs() <= System.currentTimeMillis() + TIMEOUT_MS,
-                "the deadline is now + timeout: " + got.deadlineMs());
+        assertEquals(List.of(0L, TIMEOUT_MS), List.of(got.deadlineMs(), got.timeoutMs()),
+                "a client sends its timeout and no wall-clock deadline");
         assertFrame(e.requestFrame(), MasterProtocolExamples.frame(
-                new Messages.Request(e.request().id(), got.op(), e.request().deadlineMs(), got.args())));
+                new Messages.Request(e.request().id(), got.op(), got.deadlineMs(), got.timeoutMs(), got.args())));
     }
 
     private void answer(ServerSocket fake, List<Example> examples, BlockingQueue<byte[]> sent) {
@@ -190,8 +197,7 @@ class MasterProtocolDocTest {
                 long id = Messages.CBOR.readValue(body(frame), Messages.Request.class).id();
                 Messages.Response documented = Messages.CBOR.readValue(body(doc.frame(e.responseFrame())),
                         Messages.Response.class);
-                out.write(MasterProtocolExamples.frame(
-                        new Messages.Response(id, documented.code(), documented.message(), documented.result())));
+                out.write(MasterProtocolExamples.frame(documented.withId(id)));
                 out.flush();
             }
         } catch (IOException e) {
@@ -207,6 +213,18 @@ class MasterProtocolDocTest {
                     + "documented: " + HexFormat.of().formatHex(documented) + "\nencoded:    "
                     + HexFormat.of().formatHex(actual));
         }
+    }
+
+    /**
+     * A response of the real server with its time replaced by the examples' master time, once it is
+     * checked to be the server's clock when it answered (the documented bytes hold a fixed time).
+     */
+    private static byte[] atDocumentedTime(byte[] frame) throws IOException {
+        Messages.Response r = Messages.CBOR.readValue(body(frame), Messages.Response.class);
+        long now = System.currentTimeMillis();
+        assertTrue(r.serverTimeMs() > now - 60_000 && r.serverTimeMs() <= now,
+                "serverTimeMs is the master's clock when it answered: " + r.serverTimeMs() + ", now " + now);
+        return MasterProtocolExamples.frame(r.at(ExampleMaster.SERVER_TIME_MS));
     }
 
     private static byte[] body(byte[] frame) {

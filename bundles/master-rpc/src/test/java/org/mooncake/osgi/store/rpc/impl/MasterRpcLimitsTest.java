@@ -1,7 +1,6 @@
 package org.mooncake.osgi.store.rpc.impl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataOutputStream;
@@ -43,14 +42,21 @@ class MasterRpcLimitsTest {
         server.close();
     }
 
+    /** Raw requests: the Java client splits a longer batch itself (BatchSplittingTest). */
     @Test
-    void aBatchLongerThanTheLimitIsRefusedAndOneWithinItIsServed() {
-        try (RemoteMasterService remote = new RemoteMasterService(new InetSocketAddress("127.0.0.1", server.port()),
-                5000, 1 << 20)) {
-            List<ObjectKey> four = IntStream.range(0, 4).mapToObj(i -> ObjectKey.of("k" + i)).toList();
-            assertEquals(4, remote.existsBatch(four).size());
-            List<ObjectKey> five = IntStream.range(0, 5).mapToObj(i -> ObjectKey.of("k" + i)).toList();
-            StoreException e = assertThrows(StoreException.class, () -> remote.existsBatch(five));
+    void aBatchLongerThanTheLimitIsRefusedAndOneWithinItIsServed() throws IOException {
+        // encoded before connecting: a cold encoder can take longer than this server's idle timeout
+        var hello = Messages.CBOR.createArrayNode().add(Frames.PROTOCOL_VERSION);
+        var four = Messages.CBOR.createArrayNode().add(Messages.CBOR.valueToTree(
+                IntStream.range(0, 4).mapToObj(i -> ObjectKey.of("k" + i)).toList()));
+        var five = Messages.CBOR.createArrayNode().add(Messages.CBOR.valueToTree(
+                IntStream.range(0, 5).mapToObj(i -> ObjectKey.of("k" + i)).toList()));
+        Messages.CBOR.writeValueAsBytes(new Messages.Request(0, "EXISTS_BATCH", 0, 5000, five));
+        try (RpcConnection c = new RpcConnection(new InetSocketAddress("127.0.0.1", server.port()), 5000, 1 << 20)) {
+            assertEquals(0, c.call("HELLO", hello, 5000).code());
+            Messages.Response within = c.call("EXISTS_BATCH", four, 5000);
+            assertEquals(List.of(0, 4), List.of(within.code(), within.result().size()));
+            StoreException e = RemoteMasterService.error(c.call("EXISTS_BATCH", five, 5000));
             assertEquals(ErrorCode.INVALID_PARAMS, e.errorCode(), e.getMessage());
         }
     }

@@ -5,8 +5,14 @@ import java.nio.file.Path;
 
 /** A {@link MasterRpcServer.Config} as a test writes it; the input limits at their defaults unless {@link #withLimits}. */
 record ServerConfig(String bind_address, int port, int max_frame_bytes, String tls_keystore, String tls_truststore,
-        String tls_password, boolean tls_insecure, int max_batch_keys, int frame_timeout_ms, int idle_timeout_ms)
-        implements MasterRpcServer.Config {
+        String tls_password, boolean tls_insecure, int max_batch_keys, int frame_timeout_ms, int idle_timeout_ms,
+        String auth_tokens_file, int max_connections_per_identity) implements MasterRpcServer.Config {
+
+    ServerConfig(String bind_address, int port, int max_frame_bytes, String tls_keystore, String tls_truststore,
+            String tls_password, boolean tls_insecure, int max_batch_keys, int frame_timeout_ms, int idle_timeout_ms) {
+        this(bind_address, port, max_frame_bytes, tls_keystore, tls_truststore, tls_password, tls_insecure,
+                max_batch_keys, frame_timeout_ms, idle_timeout_ms, "", 64);
+    }
 
     ServerConfig(String bind_address, int port, int max_frame_bytes, String tls_keystore, String tls_truststore,
             String tls_password, boolean tls_insecure) {
@@ -28,6 +34,12 @@ record ServerConfig(String bind_address, int port, int max_frame_bytes, String t
     ServerConfig withLimits(int maxBatchKeys, int frameTimeoutMs, int idleTimeoutMs) {
         return new ServerConfig(bind_address, port, max_frame_bytes, tls_keystore, tls_truststore, tls_password,
                 tls_insecure, maxBatchKeys, frameTimeoutMs, idleTimeoutMs);
+    }
+
+    /** The same with this token file (empty: none) and connection limit per identity. */
+    ServerConfig withAuth(String tokensFile, int maxConnectionsPerIdentity) {
+        return new ServerConfig(bind_address, port, max_frame_bytes, tls_keystore, tls_truststore, tls_password,
+                tls_insecure, max_batch_keys, frame_timeout_ms, idle_timeout_ms, tokensFile, maxConnectionsPerIdentity);
     }
 
     @Override

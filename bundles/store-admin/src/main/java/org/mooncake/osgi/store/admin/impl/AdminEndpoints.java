@@ -41,7 +41,10 @@ final class AdminEndpoints {
             return switch (endpoint) {
                 case HEALTH -> health.answer(parts);
                 case METRICS -> metrics(parts);
-                case STATS -> withMaster(parts, m -> Answer.json(200, stats(m, parts)));
+                case STATS -> withMaster(parts, m -> {
+                    String tenant = Query.single(query, "tenant");
+                    return tenant == null ? Answer.json(200, stats(m, parts)) : tenantStats(m, tenant);
+                });
                 case SEGMENTS -> withMaster(parts, m -> Answer.json(200, m.segments()));
                 case QUERY_KEY -> withMaster(parts, m -> queryKey(m, query));
                 default -> Answer.error(404, ErrorCode.INVALID_PARAMS, "no admin endpoint /" + endpoint);
@@ -90,6 +93,18 @@ final class AdminEndpoints {
         body.put("checksummedCopy", Map.of("onePass", Checksums.copiesInOnePass(), "how", Checksums.copyPath()));
         body.put("transfers", transfers(p));
         return body;
+    }
+
+    /**
+     * Objects and bytes of one tenant ({@code /stats?tenant=T}), after the access check. A master
+     * in another process cannot say (the master RPC carries no per-tenant figures): 501 naming
+     * where to ask.
+     */
+    private static Answer tenantStats(MasterService m, String tenant) {
+        ObjectKey.validateTenant(tenant);
+        return m.tenantStats(tenant).map(t -> Answer.json(200, t)).orElseGet(() -> Answer.error(501,
+                ErrorCode.UNAVAILABLE_IN_CURRENT_STATUS, "this process's master cannot count one tenant's objects;"
+                        + " ask the master process's /stats?tenant=" + tenant));
     }
 
     private static Answer queryKey(MasterService m, Map<String, List<String>> query) {

@@ -5,9 +5,14 @@ import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 import org.mooncake.osgi.store.api.ErrorCode;
 import org.mooncake.osgi.store.api.StoreClient;
@@ -30,6 +35,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsServer;
 
 /**
  * The admin endpoints on the JDK's own HTTP server, for processes without a servlet container: the
@@ -39,6 +46,11 @@ import com.sun.net.httpserver.HttpServer;
  * ({@link AdminResource}, with this server at port -1), one HTTP server per process, where other
  * bundles add endpoints without touching this one. Requests run on virtual threads and read the
  * references once each ({@link Parts}); what they answer is {@link AdminEndpoints}'.
+ * <p>
+ * With {@code tls.*} set it serves HTTPS with the cluster's stores and requires a client
+ * certificate of the cluster CA; with {@code auth.tokens.file}, bearer tokens. Either way the
+ * caller's identity bounds what it reads ({@link AdminAccess}); with neither, everyone reads
+ * everything, which is why the default bind address is loopback.
  */
 @Component(service = {}, immediate = true, configurationPid = AdminHttpServer.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
@@ -58,6 +70,24 @@ public final class AdminHttpServer {
         @AttributeDefinition(description = "Address to bind; 127.0.0.1 keeps the endpoints to this host, 0.0.0.0 "
                 + "opens them to every interface")
         String bind_address() default "127.0.0.1";
+
+        @AttributeDefinition(description = "PKCS12 keystore with this process's key and certificate, signed by the "
+                + "cluster CA (the master RPC's tls.keystore): serve HTTPS and require a client certificate of the "
+                + "CA, whose identity bounds what it may read (docs/security.md). Empty: plain HTTP, open to "
+                + "whoever reaches the port")
+        String tls_keystore() default "";
+
+        @AttributeDefinition(description = "PKCS12 truststore with the cluster CA certificate")
+        String tls_truststore() default "";
+
+        @AttributeDefinition(description = "Password of the keystore and the truststore",
+                type = org.osgi.service.metatype.annotations.AttributeType.PASSWORD)
+        String tls_password() default "";
+
+        @AttributeDefinition(description = "File of access tokens (the master RPC's format: 'TOKEN tenant=NAME "
+                + "role=client|admin'), presented as Authorization: Bearer TOKEN. Set: every endpoint but /health "
+                + "needs a token or a client certificate. Empty: no tokens")
+        String auth_tokens_file() default "";
     }
 
     /**
@@ -79,7 +109,7 @@ public final class AdminHttpServer {
     private final AdminEndpoints endpoints = new AdminEndpoints();
     /** Replaced by {@link #modified}; null while off. */
     private volatile HttpServer server;
-    private volatile Address served;
+    private volatile Setup served;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
@@ -100,19 +130,33 @@ public final class AdminHttpServer {
 
     @Activate
     public AdminHttpServer(Config config) throws IOException {
-        Address at = Address.of(config);
+        Setup at = Setup.of(config);
         server = serve(at);
     }
 
-    /** Where the endpoint listens: checked before anything is bound. */
-    record Address(String bind, int port) {
-        /** Reads and checks {@code config}; a value that is no number fails here, with its text. */
-        static Address of(Config config) {
-            Address a = new Address(config.bind_address(), config.port());
-            if (a.port < OFF || a.port > 65535) {
-                throw new IllegalArgumentException("port must be 0 to 65535, or -1 for no server, was " + a.port);
+    /**
+     * Where the endpoint listens, and how callers prove who they are (HTTPS with client
+     * certificates when {@code tls} is set, bearer tokens when {@code tokens} is): checked before
+     * anything is bound.
+     */
+    record Setup(String bind, int port, AdminTls tls, AdminTokens tokens) {
+        /** Reads and checks {@code config}; a value that is no number, or unreadable stores, fail here. */
+        static Setup of(Config config) {
+            int port = config.port();
+            if (port < OFF || port > 65535) {
+                throw new IllegalArgumentException("port must be 0 to 65535, or -1 for no server, was " + port);
             }
-            return a;
+            if (port == OFF) {
+                return new Setup(config.bind_address(), port, null, null);
+            }
+            String tokenFile = config.auth_tokens_file() == null ? "" : config.auth_tokens_file().strip();
+            return new Setup(config.bind_address(), port,
+                    AdminTls.of(config.tls_keystore(), config.tls_truststore(), config.tls_password()),
+                    tokenFile.isEmpty() ? null : AdminTokens.read(java.nio.file.Path.of(tokenFile)));
+        }
+
+        AdminAccess access() {
+            return AdminAccess.of(tls != null, tokens);
         }
 
         boolean off() {
@@ -121,20 +165,30 @@ public final class AdminHttpServer {
     }
 
     /** Serves on {@code at}, or logs that it is off; null when off. */
-    private HttpServer serve(Address at) throws IOException {
+    private HttpServer serve(Setup at) throws IOException {
         if (at.off()) {
             served = at;
             LOG.log(Level.INFO, "admin endpoint on the JDK server off (port -1)");
             return null;
         }
-        HttpServer s = HttpServer.create(new InetSocketAddress(at.bind(), at.port()), 64);
+        InetSocketAddress address = new InetSocketAddress(at.bind(), at.port());
+        HttpServer s;
+        if (at.tls() == null) {
+            s = HttpServer.create(address, 64);
+        } else {
+            HttpsServer https = HttpsServer.create(address, 64);
+            https.setHttpsConfigurator(at.tls().configurator());
+            s = https;
+        }
         s.setExecutor(executor);
+        AdminAccess access = at.access();
         for (String endpoint : AdminEndpoints.ALL) {
-            s.createContext("/" + endpoint, ex -> handle(ex, endpoint));
+            s.createContext("/" + endpoint, ex -> handle(ex, endpoint, access));
         }
         s.start();
         served = at;
-        LOG.log(Level.INFO, "admin endpoint on http://{0}:{1}/", at.bind(), String.valueOf(s.getAddress().getPort()));
+        LOG.log(Level.INFO, "admin endpoint on {0}://{1}:{2}/{3}", at.tls() == null ? "http" : "https", at.bind(),
+                String.valueOf(s.getAddress().getPort()), at.tokens() == null ? "" : ", " + at.tokens());
         long timeout = requestTimeoutSeconds();
         if (timeout > 0) {
             LOG.log(Level.DEBUG, "admin endpoint: a client that takes over {0} s to send a request is cut off", timeout);
@@ -154,9 +208,9 @@ public final class AdminHttpServer {
      */
     @Modified
     void modified(Config config) {
-        Address next;
+        Setup next;
         try {
-            next = Address.of(config);
+            next = Setup.of(config);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "rejected admin endpoint configuration, still {0}: {1}",
                     server == null ? "off" : "serving on port " + port(), FrameworkLog.line(null, e));
@@ -165,7 +219,7 @@ public final class AdminHttpServer {
         if (next.equals(served)) {
             return;
         }
-        Address was = served;
+        Setup was = served;
         HttpServer old = server;
         // the new address needs this port, or there is to be no server
         boolean stopFirst = next.off() || (next.port() > 0 && next.port() == port());
@@ -213,7 +267,7 @@ public final class AdminHttpServer {
         return new Parts(master, client, policies, metricSources, healthSources);
     }
 
-    private void handle(HttpExchange ex, String endpoint) throws IOException {
+    private void handle(HttpExchange ex, String endpoint, AdminAccess access) throws IOException {
         try (ex) {
             String method = ex.getRequestMethod();
             boolean head = "HEAD".equals(method) && AdminEndpoints.HEALTH.equals(endpoint); // load balancers probe with HEAD
@@ -223,7 +277,10 @@ public final class AdminHttpServer {
             }
             Answer a;
             try {
-                a = endpoints.answer(endpoint, Query.parse(ex.getRequestURI().getRawQuery()), parts());
+                var query = Query.parse(ex.getRequestURI().getRawQuery());
+                Answer refused = access.refusal(endpoint, query, certificates(ex),
+                        ex.getRequestHeaders().getFirst("Authorization"));
+                a = refused != null ? refused : endpoints.answer(endpoint, query, parts());
             } catch (StoreException e) {
                 a = Answer.error(400, e.errorCode(), e.getMessage());
             }
@@ -231,8 +288,25 @@ public final class AdminHttpServer {
         }
     }
 
+    /** The client's certificate chain on HTTPS (checked at the handshake), null on plain HTTP. */
+    private static X509Certificate[] certificates(HttpExchange ex) {
+        if (!(ex instanceof HttpsExchange https) || https.getSSLSession() == null) {
+            return null;
+        }
+        try {
+            Certificate[] chain = https.getSSLSession().getPeerCertificates();
+            return Arrays.stream(chain).filter(X509Certificate.class::isInstance).map(X509Certificate.class::cast)
+                    .toArray(X509Certificate[]::new);
+        } catch (SSLPeerUnverifiedException e) {
+            return null;
+        }
+    }
+
     private static void send(HttpExchange ex, Answer a, boolean head) throws IOException {
         ex.getResponseHeaders().set("Content-Type", a.contentType());
+        if (a.status() == 401) {
+            ex.getResponseHeaders().set("WWW-Authenticate", Answer.CHALLENGE);
+        }
         if (head) {
             ex.sendResponseHeaders(a.status(), -1); // a HEAD answer has no body, and says no length
             return;

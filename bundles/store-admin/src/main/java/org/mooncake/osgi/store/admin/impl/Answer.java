@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 /** One admin answer, as any HTTP server sends it: status, content type, body. */
 record Answer(int status, String contentType, String body) {
     static final String JSON = "application/json";
+    /** The WWW-Authenticate header every 401 carries. */
+    static final String CHALLENGE = "Bearer realm=\"mooncake\"";
     /**
      * Indented, as operators read these with curl; a health detail that is some object without
      * properties is written as {@code {}} rather than failing the probe.

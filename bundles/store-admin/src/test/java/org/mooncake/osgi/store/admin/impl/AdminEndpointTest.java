@@ -63,6 +63,26 @@ class AdminEndpointTest {
             public String bind_address() {
                 return bind;
             }
+
+            @Override
+            public String tls_keystore() {
+                return "";
+            }
+
+            @Override
+            public String tls_truststore() {
+                return "";
+            }
+
+            @Override
+            public String tls_password() {
+                return "";
+            }
+
+            @Override
+            public String auth_tokens_file() {
+                return "";
+            }
         };
     }
 

@@ -40,6 +40,16 @@ class AdminResourceTest {
             public String[] endpoints() {
                 return endpoints;
             }
+
+            @Override
+            public boolean auth_required() {
+                return false;
+            }
+
+            @Override
+            public String auth_tokens_file() {
+                return "";
+            }
         };
     }
 
@@ -74,13 +84,13 @@ class AdminResourceTest {
     @Test
     void healthAndMetricsAnswerLikeTheJdkServer() throws Exception {
         AdminResource resource = new AdminResource(ALL);
-        assertEquals(503, resource.health(NO_QUERY).getStatus(), "nothing in this process yet");
+        assertEquals(503, resource.health(NO_QUERY, null).getStatus(), "nothing in this process yet");
         set(resource, "master", master);
-        Response health = resource.health(NO_QUERY);
+        Response health = resource.health(NO_QUERY, null);
         assertEquals(200, health.getStatus());
         assertEquals("UP", json(health).get("status").asText());
         set(resource, "metricSources", List.of(Stubs.metrics(Metric.counter("mooncake_proxy_requests_total", "Requests", 4))));
-        Response metrics = resource.metrics(NO_QUERY);
+        Response metrics = resource.metrics(NO_QUERY, null);
         assertEquals(200, metrics.getStatus());
         assertTrue(metrics.getMediaType().toString().startsWith("text/plain"), metrics.getMediaType().toString());
         assertEquals("0.0.4", metrics.getMediaType().getParameters().get("version"));
@@ -94,12 +104,12 @@ class AdminResourceTest {
         AdminResource resource = new AdminResource(ALL);
         set(resource, "healthSources", List.of(Stubs.up("proxy", Map.of("instances", 2))));
         set(resource, "metricSources", List.of(Stubs.metrics(Metric.gauge("mooncake_proxy_instances", "Instances", 2))));
-        JsonNode health = json(resource.health(NO_QUERY));
+        JsonNode health = json(resource.health(NO_QUERY, null));
         assertEquals("UP", health.get("status").asText());
         assertEquals(2, health.at("/roles/proxy/instances").asInt());
-        String text = (String) resource.metrics(NO_QUERY).getEntity();
+        String text = (String) resource.metrics(NO_QUERY, null).getEntity();
         assertTrue(text.contains("mooncake_proxy_instances 2\n") && !text.contains("mooncake_objects"), text);
-        Response stats = resource.stats(NO_QUERY);
+        Response stats = resource.stats(NO_QUERY, null);
         assertEquals(503, stats.getStatus());
         assertEquals("UNAVAILABLE_IN_CURRENT_STATUS", json(stats).get("error").asText());
     }
@@ -111,15 +121,15 @@ class AdminResourceTest {
         master.putEnd("c1", ObjectKey.of("k"), put, 1);
         AdminResource resource = new AdminResource(ALL);
         set(resource, "master", master);
-        assertEquals(200, resource.queryKey(query(Map.of("key", List.of("k")))).getStatus());
-        Response missing = resource.queryKey(query(Map.of("key", List.of("nope"))));
+        assertEquals(200, resource.queryKey(query(Map.of("key", List.of("k"))), null).getStatus());
+        Response missing = resource.queryKey(query(Map.of("key", List.of("nope"))), null);
         assertEquals(404, missing.getStatus());
         assertEquals(-704, json(missing).get("code").asInt());
-        Response twice = resource.queryKey(query(Map.of("key", List.of("k", "j"))));
+        Response twice = resource.queryKey(query(Map.of("key", List.of("k", "j"))), null);
         assertEquals(400, twice.getStatus());
         assertTrue(json(twice).get("message").asText().contains("given twice"));
-        assertEquals(400, resource.queryKey(NO_QUERY).getStatus());
-        JsonNode segments = json(resource.segments(NO_QUERY));
+        assertEquals(400, resource.queryKey(NO_QUERY, null).getStatus());
+        JsonNode segments = json(resource.segments(NO_QUERY, null));
         assertEquals("s1", segments.get(0).get("name").asText(), segments.toString());
     }
 
@@ -127,9 +137,9 @@ class AdminResourceTest {
     void endpointsNotConfiguredAnswer404AndCommaSeparatedNamesAreRead() throws Exception {
         AdminResource resource = new AdminResource(config("health, metrics"));
         set(resource, "master", master);
-        assertEquals(200, resource.health(NO_QUERY).getStatus());
-        assertEquals(200, resource.metrics(NO_QUERY).getStatus());
-        Response stats = resource.stats(NO_QUERY);
+        assertEquals(200, resource.health(NO_QUERY, null).getStatus());
+        assertEquals(200, resource.metrics(NO_QUERY, null).getStatus());
+        Response stats = resource.stats(NO_QUERY, null);
         assertEquals(404, stats.getStatus());
         assertTrue(json(stats).get("message").asText().contains(AdminResource.PID), stats.getEntity().toString());
     }
@@ -141,10 +151,10 @@ class AdminResourceTest {
         AdminResource resource = new AdminResource(config("health"));
         set(resource, "master", master);
         resource.modified(config("metrics", "bogus"));
-        assertEquals(200, resource.health(NO_QUERY).getStatus(), "the last good configuration stays");
-        assertEquals(404, resource.metrics(NO_QUERY).getStatus());
+        assertEquals(200, resource.health(NO_QUERY, null).getStatus(), "the last good configuration stays");
+        assertEquals(404, resource.metrics(NO_QUERY, null).getStatus());
         resource.modified(config("metrics"));
-        assertEquals(200, resource.metrics(NO_QUERY).getStatus());
-        assertEquals(404, resource.health(NO_QUERY).getStatus());
+        assertEquals(200, resource.metrics(NO_QUERY, null).getStatus());
+        assertEquals(404, resource.health(NO_QUERY, null).getStatus());
     }
 }

@@ -193,6 +193,26 @@ class MetricsPromtoolTest {
             public String bind_address() {
                 return "127.0.0.1";
             }
+
+            @Override
+            public String tls_keystore() {
+                return "";
+            }
+
+            @Override
+            public String tls_truststore() {
+                return "";
+            }
+
+            @Override
+            public String tls_password() {
+                return "";
+            }
+
+            @Override
+            public String auth_tokens_file() {
+                return "";
+            }
         });
         attach(server, parts());
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -212,9 +232,19 @@ class MetricsPromtoolTest {
             public String[] endpoints() {
                 return new String[] {AdminEndpoints.METRICS};
             }
+
+            @Override
+            public boolean auth_required() {
+                return false;
+            }
+
+            @Override
+            public String auth_tokens_file() {
+                return "";
+            }
         });
         attach(resource, parts());
-        var r = resource.metrics(null);
+        var r = resource.metrics(null, null);
         assertEquals(200, r.getStatus());
         return (String) r.getEntity();
     }

@@ -2,6 +2,7 @@ package org.mooncake.osgi.store.spi.transport;
 
 import java.lang.foreign.MemorySegment;
 
+import org.mooncake.osgi.store.master.DataGrant;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 
 /**
@@ -16,9 +17,13 @@ import org.mooncake.osgi.store.master.SegmentEndpoint;
  * (since 2.1) the checksum asked for is one per consecutive piece of that many bytes of
  * {@code local} (the last may be shorter), as Checksums.ofChunks (org.mooncake.osgi.store.memory)
  * computes them.
+ *
+ * <p>{@code grant} (since 3.1): the master's permission for this request (a read lease's or put
+ * ticket's {@link DataGrant}, whose range covers the request's), sent along by a transport whose
+ * peers check grants; null where there is none.
  */
 public record TransferRequest(TransferOp op, MemorySegment local, SegmentEndpoint remote, long remoteOffset,
-        boolean checksum, long checksumChunkBytes) {
+        boolean checksum, long checksumChunkBytes, DataGrant grant) {
     public TransferRequest {
         if (op == null || local == null || remote == null || remoteOffset < 0 || checksumChunkBytes < 0) {
             throw new IllegalArgumentException(
@@ -26,15 +31,21 @@ public record TransferRequest(TransferOp op, MemorySegment local, SegmentEndpoin
         }
     }
 
+    /** A request without a grant: the components of 2.1 to 3.0. */
+    public TransferRequest(TransferOp op, MemorySegment local, SegmentEndpoint remote, long remoteOffset,
+            boolean checksum, long checksumChunkBytes) {
+        this(op, local, remote, remoteOffset, checksum, checksumChunkBytes, null);
+    }
+
     /** A request with one checksum of all it moves, if {@code checksum}: the components of 2.0. */
     public TransferRequest(TransferOp op, MemorySegment local, SegmentEndpoint remote, long remoteOffset,
             boolean checksum) {
-        this(op, local, remote, remoteOffset, checksum, 0);
+        this(op, local, remote, remoteOffset, checksum, 0, null);
     }
 
     /** A request without a checksum. */
     public TransferRequest(TransferOp op, MemorySegment local, SegmentEndpoint remote, long remoteOffset) {
-        this(op, local, remote, remoteOffset, false, 0);
+        this(op, local, remote, remoteOffset, false, 0, null);
     }
 
     public long length() {

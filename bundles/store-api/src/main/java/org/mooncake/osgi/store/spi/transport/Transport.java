@@ -5,6 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
+import org.mooncake.osgi.store.master.DataGrant;
+import org.mooncake.osgi.store.master.GrantKey;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.spi.device.DeviceBuffer;
 import org.mooncake.osgi.store.spi.device.MemoryKind;
@@ -66,6 +68,17 @@ public interface Transport {
 
     /** Makes a local segment a target of one-sided operations; returns how peers reach it. */
     SegmentEndpoint expose(String segmentName, MemorySegment memory);
+
+    /**
+     * {@link #expose(String, MemorySegment)}, for a segment whose master signs {@link DataGrant}s
+     * with {@code grantKey} (since 3.1). A transport that serves other processes through its own
+     * code on this side (tcp) refuses, from then on, every request without a grant that
+     * {@link DataGrant#check permits} it; one that cannot see requests (one-sided RDMA) or serves
+     * only this process or this user's processes ignores the key, the default.
+     */
+    default SegmentEndpoint expose(String segmentName, MemorySegment memory, GrantKey grantKey) {
+        return expose(segmentName, memory);
+    }
 
     /**
      * Whether this transport can serve a segment whose bytes live in memory of {@code kind}

@@ -15,9 +15,11 @@
  * and {@code Transport.allocateSegment}'s default no longer uses huge pages; {@code Transport.cost}
  * rates endpoints; {@code Transport.servesDeviceMemory} and {@code Transport.exposeDevice} let a
  * transport serve segments whose bytes live in device memory ({@code org.mooncake.osgi.store.spi.device}).
+ * 3.1: requests carry the master's {@code DataGrant} ({@code TransferRequest.grant}), and
+ * {@code Transport.expose} may take the segment's {@code GrantKey} to check them with.
  */
 @Export
-@Version("3.0.0")
+@Version("3.1.0")
 package org.mooncake.osgi.store.spi.transport;
 
 import org.osgi.annotation.bundle.Export;

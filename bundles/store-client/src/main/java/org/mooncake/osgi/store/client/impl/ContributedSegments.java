@@ -150,7 +150,7 @@ final class ContributedSegments {
         synchronized (lock) {
             OwnSegment s = new OwnSegment(name, memory);
             if (primary != null) {
-                s.servedBy.put(primary, primary.expose(name, memory));
+                s.servedBy.put(primary, primary.expose(name, memory, s.grantKey));
             }
             for (Transport t : transports.all()) {
                 if (t != primary) {

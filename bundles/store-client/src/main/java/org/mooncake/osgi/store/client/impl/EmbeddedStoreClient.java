@@ -244,7 +244,7 @@ public final class EmbeddedStoreClient implements StoreClient {
             master.putEnd(clientId, k, put.putId(), w.checksum(), w.chunks());
         } catch (RuntimeException e) {
             try {
-                master.putRevoke(clientId, k, put.putId());
+                master.putRevoke(clientId, k, put.putId(), TransferInDoubt.in(e));
             } catch (RuntimeException revokeFailed) {
                 e.addSuppressed(revokeFailed);
             }
@@ -317,7 +317,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         for (var r : put.replicas()) {
             boolean first = out.isEmpty();
             out.add(new TransferRequest(TransferOp.WRITE, source, transports.pick(r.segmentName(), r.endpoints(),
-                    TransferOp.WRITE), r.offset() + at, checksum && first, checksum && first ? chunkBytes : 0));
+                    TransferOp.WRITE), r.offset() + at, checksum && first, checksum && first ? chunkBytes : 0, r.grant()));
         }
         return out;
     }
@@ -392,7 +392,7 @@ public final class EmbeddedStoreClient implements StoreClient {
             try {
                 endpoint = transports.pick(r.segmentName(), r.endpoints(), TransferOp.READ);
                 moved = transports.runAll(List.of(new TransferRequest(TransferOp.READ, target, endpoint,
-                        r.offset() + from, true, chunks == null ? 0 : chunks.chunkBytes())));
+                        r.offset() + from, true, chunks == null ? 0 : chunks.chunkBytes(), r.grant())));
             } catch (StoreException e) {
                 last = e;
                 continue;
@@ -535,6 +535,7 @@ public final class EmbeddedStoreClient implements StoreClient {
         List<PutCompletion> written = new ArrayList<>();
         List<Integer> writtenAt = new ArrayList<>();
         List<PutCompletion> failed = new ArrayList<>();
+        boolean inDoubt = false;
         for (int j = 0; j < tickets.size(); j++) {
             int i = started.get(j);
             var e = entries.get(i);
@@ -551,6 +552,7 @@ public final class EmbeddedStoreClient implements StoreClient {
             } catch (StoreException bad) {
                 failed.add(new PutCompletion(keys.get(j), put.putId(), 0));
                 out.set(i, OpResult.failed(e.getKey(), bad));
+                inDoubt |= TransferInDoubt.in(bad);
             }
         }
         List<OpResult<Void>> ended = written.isEmpty() ? List.of() : master.putEndBatch(clientId, written);
@@ -562,7 +564,7 @@ public final class EmbeddedStoreClient implements StoreClient {
             }
         }
         if (!failed.isEmpty()) {
-            master.putRevokeBatch(clientId, failed);
+            master.putRevokeBatch(clientId, failed, inDoubt);
         }
         return out;
     }

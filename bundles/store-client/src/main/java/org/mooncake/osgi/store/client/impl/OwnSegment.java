@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.mooncake.osgi.store.master.GrantKey;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentEndpoint;
 import org.mooncake.osgi.store.spi.device.DeviceBuffer;
@@ -24,6 +25,11 @@ final class OwnSegment {
     /** Its device memory; null for a segment in host memory. */
     final DeviceBuffer device;
     final Map<Transport, SegmentEndpoint> servedBy = new LinkedHashMap<>();
+    /**
+     * The key the master signs this segment's grants with, made here and sent with the mount:
+     * transports that check requests from other processes (tcp) check them against it.
+     */
+    final GrantKey grantKey = GrantKey.random();
 
     OwnSegment(String name, MemorySegment memory) {
         this.name = name;
@@ -54,7 +60,7 @@ final class OwnSegment {
                 }
                 servedBy.put(t, t.exposeDevice(name, device));
             } else {
-                servedBy.put(t, t.expose(name, memory));
+                servedBy.put(t, t.expose(name, memory, grantKey));
             }
             return true;
         } catch (RuntimeException cannotServeIt) {
@@ -83,6 +89,6 @@ final class OwnSegment {
         List<Map.Entry<Transport, SegmentEndpoint>> served = new ArrayList<>(servedBy.entrySet());
         served.sort(Comparator.comparingInt(s -> s.getKey().cost(s.getValue())));
         return new SegmentDescriptor(name, clientId, device != null ? device.byteSize() : memory.byteSize(),
-                served.stream().map(Map.Entry::getValue).toList(), kind());
+                served.stream().map(Map.Entry::getValue).toList(), kind(), grantKey);
     }
 }

@@ -139,6 +139,7 @@ final class Transports {
             }
         }
         String failure = null;
+        boolean inDoubt = false;
         OptionalLong checksum = OptionalLong.empty();
         long[] chunks = null;
         for (int b = 0; b < batches.size(); b++) {
@@ -155,6 +156,7 @@ final class Transports {
                     if (!s.completed() && failure == null) {
                         failure = s.error();
                     }
+                    inDoubt |= !s.completed() && s.inDoubt();
                     checksum = checksum.isPresent() ? checksum : s.checksum();
                     chunks = chunks != null ? chunks : s.chunkChecksums();
                 }
@@ -167,7 +169,8 @@ final class Transports {
             }
         }
         if (failure != null) {
-            throw new StoreException(ErrorCode.TRANSFER_FAIL, requests.getFirst().op() + " failed: " + failure);
+            String message = requests.getFirst().op() + " failed: " + failure;
+            throw inDoubt ? new TransferInDoubt(message) : new StoreException(ErrorCode.TRANSFER_FAIL, message);
         }
         return checksum.isEmpty() && chunks == null ? Reported.NOTHING : new Reported(checksum, chunks);
     }

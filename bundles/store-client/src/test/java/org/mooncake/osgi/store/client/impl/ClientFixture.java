@@ -17,7 +17,8 @@ import org.mooncake.osgi.transport.local.LocalTransport;
 /** A real master, the in-process transport and one client with its own segments, on a manual clock. */
 final class ClientFixture implements AutoCloseable {
     static final class Clock implements InstantSource {
-        final AtomicLong ms = new AtomicLong(1_000_000);
+        /** From the wall clock's now: a tcp segment owner judges the master's grants by its own clock. */
+        final AtomicLong ms = new AtomicLong(System.currentTimeMillis());
 
         @Override
         public Instant instant() {
@@ -49,6 +50,16 @@ final class ClientFixture implements AutoCloseable {
         this(new LocalTransport(), segmentSizes);
     }
 
+
+    /**
+     * A grant for all of replica {@code r}, signed with its segment's key as the master signs one:
+     * for tests that change a segment's bytes behind the store's back through a transport that
+     * checks grants.
+     */
+    org.mooncake.osgi.store.master.DataGrant grantFor(org.mooncake.osgi.store.master.ReplicaLocation r, boolean write) {
+        return org.mooncake.osgi.store.master.DataGrant.sign(client.describe(r.segmentName()).grantKey(), r.segmentName(),
+                write, r.offset(), r.sizeBytes(), System.currentTimeMillis() + 60_000);
+    }
 
     @Override
     public void close() {

@@ -211,11 +211,11 @@ class DeviceMemoryClientTest {
     private void rot(String key, long at) {
         ReplicaLocation r = f.master.queryKey(ObjectKey.of(key)).orElseThrow().replicas().getFirst();
         MemorySegment b = arena.allocate(1);
-        transport.submit(List.of(new TransferRequest(TransferOp.READ, b, r.endpoint(), r.offset() + at)))
-                .toCompletableFuture().join();
+        transport.submit(List.of(new TransferRequest(TransferOp.READ, b, r.endpoint(), r.offset() + at, false, 0,
+                f.grantFor(r, false)))).toCompletableFuture().join();
         b.set(ValueLayout.JAVA_BYTE, 0, (byte) ~b.get(ValueLayout.JAVA_BYTE, 0));
-        transport.submit(List.of(new TransferRequest(TransferOp.WRITE, b, r.endpoint(), r.offset() + at)))
-                .toCompletableFuture().join();
+        transport.submit(List.of(new TransferRequest(TransferOp.WRITE, b, r.endpoint(), r.offset() + at, false, 0,
+                f.grantFor(r, true)))).toCompletableFuture().join();
     }
 
     /**

@@ -110,7 +110,8 @@ class TransportMatrixTest {
         f.client.put("k", new byte[1000]);
         ReplicaLocation r = f.master.queryKey(ObjectKey.of("k")).orElseThrow().replicas().getFirst();
         MemorySegment rogue = MemorySegment.ofArray(new byte[] {1, 2, 3});
-        transport.submit(List.of(new TransferRequest(TransferOp.WRITE, rogue, r.endpoint(), r.offset() + 10)))
+        transport.submit(List.of(new TransferRequest(TransferOp.WRITE, rogue, r.endpoint(), r.offset() + 10, false, 0,
+                f.grantFor(r, true))))
                 .toCompletableFuture().join();
         assertEquals(ErrorCode.CHECKSUM_MISMATCH, assertThrows(StoreException.class, () -> f.client.get("k")).errorCode());
     }
@@ -173,7 +174,7 @@ class TransportMatrixTest {
         f.client.put("tensor", v);
         ReplicaLocation r = f.master.queryKey(ObjectKey.of("tensor")).orElseThrow().replicas().getFirst();
         transport.submit(List.of(new TransferRequest(TransferOp.WRITE, MemorySegment.ofArray(new byte[] {42}),
-                r.endpoint(), r.offset() + (5 << 16) + 7))).toCompletableFuture().join();
+                r.endpoint(), r.offset() + (5 << 16) + 7, false, 0, f.grantFor(r, true)))).toCompletableFuture().join();
 
         try (Arena a = Arena.ofConfined()) {
             MemorySegment target = a.allocate(100);

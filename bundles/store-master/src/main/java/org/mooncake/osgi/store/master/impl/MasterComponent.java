@@ -22,6 +22,7 @@ import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentStats;
+import org.mooncake.osgi.store.master.TenantStats;
 import org.mooncake.osgi.store.spi.eviction.EvictionPolicy;
 import org.osgi.framework.Constants;
 import org.osgi.service.component.annotations.Activate;
@@ -245,6 +246,16 @@ public final class MasterComponent implements MasterService {
     @Override
     public void putRevoke(String clientId, ObjectKey key, long putId) {
         master.putRevoke(clientId, key, putId);
+    }
+
+    @Override
+    public Optional<TenantStats> tenantStats(String tenant) {
+        return master.tenantStats(tenant);
+    }
+
+    @Override
+    public void putRevoke(String clientId, ObjectKey key, long putId, boolean writesInDoubt) {
+        master.putRevoke(clientId, key, putId, writesInDoubt);
     }
 
     @Override

@@ -28,6 +28,7 @@ import org.mooncake.osgi.store.master.PutTicket;
 import org.mooncake.osgi.store.master.ReadLease;
 import org.mooncake.osgi.store.master.SegmentDescriptor;
 import org.mooncake.osgi.store.master.SegmentStats;
+import org.mooncake.osgi.store.master.TenantStats;
 import org.mooncake.osgi.store.memory.Checksums;
 import org.mooncake.osgi.store.spi.eviction.AccessObserver;
 
@@ -363,7 +364,7 @@ public final class StoreMaster implements MasterService {
             m.pendingAborted = false;
             shard.pendingStarted(m);
             pendingPuts.increment();
-            return new PutTicket(putId, Replica.locations(replicas));
+            return new PutTicket(putId, Replica.locations(replicas, true, writeGrantEnd(now)));
         } finally {
             shard.unlock();
         }
@@ -404,6 +405,21 @@ public final class StoreMaster implements MasterService {
         return revoked;
     }
 
+    /** When WRITE grants issued at {@code startMs} expire: a put's writer has until it is discardable. */
+    private long writeGrantEnd(long startMs) {
+        return startMs + settings.putStartDiscardTimeoutMs();
+    }
+
+    /** Until when a WRITE grant for {@code v}'s blocks may be used: 0 if none was issued. */
+    private long writeGrantsEnd(Version v) {
+        for (Replica r : v.replicas()) {
+            if (r.granted()) {
+                return writeGrantEnd(v.startMs());
+            }
+        }
+        return 0;
+    }
+
     /** Forgets the pending put (its blocks are the caller's business). Caller holds the shard lock. */
     private void clearPending(Shard shard, ObjectMeta m) {
         if (m.pending != null) {
@@ -415,8 +431,15 @@ public final class StoreMaster implements MasterService {
     }
 
     /** Frees the pending put's blocks and forgets it (and the key, if nothing is readable). Caller holds the lock. */
-    private void revokePending(Shard shard, ObjectMeta m) {
-        m.pending.freeAll();
+    private void revokePending(Shard shard, ObjectMeta m, boolean writesInDoubt) {
+        long grantsEnd = writesInDoubt ? writeGrantsEnd(m.pending) : 0;
+        if (grantsEnd > now()) {
+            // a WRITE the writer gave up on may still arrive (a stalled peer's socket buffer):
+            // the blocks are reused only once its grant has expired and the peer refuses it
+            deferred.add(m.pending, grantsEnd);
+        } else {
+            m.pending.freeAll();
+        }
         clearPending(shard, m);
         if (!m.readable()) {
             shard.objects.remove(m);
@@ -492,12 +515,17 @@ public final class StoreMaster implements MasterService {
 
     @Override
     public void putRevoke(String clientId, ObjectKey key, long putId) {
+        putRevoke(clientId, key, putId, false);
+    }
+
+    @Override
+    public void putRevoke(String clientId, ObjectKey key, long putId, boolean writesInDoubt) {
         requireClient(clientId);
         StoreException.require(key != null, "key is required");
         Shard shard = shardOf(key);
         shard.lock();
         try {
-            revokePending(shard, pendingOf(shard, clientId, key, putId));
+            revokePending(shard, pendingOf(shard, clientId, key, putId), writesInDoubt);
         } finally {
             shard.unlock();
         }
@@ -527,7 +555,7 @@ public final class StoreMaster implements MasterService {
                 }
             }
             return new ReadLease(v.sizeBytes(), v.checksum(), v.config().dataType(),
-                    Replica.locations(v.replicas()), m.leaseExpiresAtMs, v.chunks());
+                    Replica.locations(v.replicas(), false, m.leaseExpiresAtMs), m.leaseExpiresAtMs, v.chunks());
         } finally {
             shard.unlock();
         }
@@ -679,7 +707,7 @@ public final class StoreMaster implements MasterService {
         Version v = takeCurrent(m);
         if (v != null) {
             if (m.leaseExpiresAtMs > now) {
-                deferred.add(v, m.leaseExpiresAtMs); // a reader may still be copying
+                deferred.add(v, m.leaseExpiresAtMs); // a reader may still be copying: its READ grant lasts as long
             } else {
                 v.freeAll();
             }
@@ -707,6 +735,35 @@ public final class StoreMaster implements MasterService {
      * shard locks, and removes nothing.
      */
     static final long REGEX_BUDGET_NANOS = 2_000_000_000L;
+
+    @Override
+    public Optional<TenantStats> tenantStats(String tenant) {
+        ObjectKey.validateTenant(tenant);
+        long objects = 0;
+        long bytes = 0;
+        long processing = 0;
+        for (Shard shard : shards) {
+            shard.lock();
+            try {
+                for (ObjectMeta m : shard.objects.snapshot()) {
+                    if (!m.key.tenant().equals(tenant)) {
+                        continue;
+                    }
+                    Version v = m.current();
+                    if (v != null) {
+                        objects++;
+                        bytes += v.sizeBytes();
+                    }
+                    if (m.pending != null && !m.pendingAborted) {
+                        processing++;
+                    }
+                }
+            } finally {
+                shard.unlock();
+            }
+        }
+        return Optional.of(new TenantStats(tenant, objects, bytes, processing));
+    }
 
     @Override
     public int removeAll(String tenant, boolean force) {
@@ -825,7 +882,7 @@ public final class StoreMaster implements MasterService {
                     next = m.pendingNext; // revoking unlinks m
                     if (now - m.pending.startMs() >= cfg.putStartReleaseTimeoutMs()) {
                         LOG.log(Level.INFO, "reclaiming put of {0} abandoned by {1}", m.key, m.pending.writerId());
-                        revokePending(shard, m);
+                        revokePending(shard, m, false);
                     }
                 }
             } finally {
