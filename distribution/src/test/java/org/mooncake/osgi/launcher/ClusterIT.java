@@ -157,7 +157,9 @@ class ClusterIT {
         assertTrue(master.segments().stream().allMatch(s -> List.of(s.protocol().split(",")).contains("tcp")),
                 master.segments().toString());
 
-        try (TcpTransport net = new TcpTransport(TcpTransport.loopback(4, 1 << 20, 10_000))) {
+        // the storage profile makes the data path TLS with the cluster's stores: this client's tcp does too
+        try (TcpTransport net = new TcpTransport(TcpTransport.withTls(TcpTransport.loopback(4, 1 << 20, 10_000),
+                CERTS.resolve("client.p12").toString(), CERTS.resolve("truststore.p12").toString(), password()))) {
             EmbeddedStoreClient client = EmbeddedStoreClient.create(master, List.of(net), "it-client", "default", "tcp",
                     InstantSource.system());
             Random rnd = new Random(9);

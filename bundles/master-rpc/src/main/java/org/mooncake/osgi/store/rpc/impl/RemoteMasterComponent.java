@@ -52,19 +52,48 @@ public final class RemoteMasterComponent {
         @AttributeDefinition(description = "Talk to the master without TLS (it must serve without TLS too). "
                 + "Without TLS configured and without this, the component refuses to start")
         boolean tls_insecure() default false;
+
+        @AttributeDefinition(description = "File whose first line is this process's access token, sent at HELLO: a "
+                + "master with auth.tokens.file takes this process's identity from it (then TLS is not required; "
+                + "without TLS the token crosses the network in clear). Empty: none. Read at start")
+        String auth_token_file() default "";
     }
 
     /** A configuration, read and checked: a broken one fails here, before anything changes. */
-    record Settings(String host, int port, long timeoutMs, int maxFrameBytes, ClusterTls tls) {
+    record Settings(String host, int port, long timeoutMs, int maxFrameBytes, ClusterTls tls, String token) {
         static Settings of(Config c) {
             String a = c.master_address();
             int colon = a == null ? -1 : a.lastIndexOf(':');
             if (colon <= 0 || c.timeout_ms() <= 0) {
                 throw new IllegalArgumentException("master_address must be host:port and timeout_ms > 0, was " + a);
             }
+            String token = token(c.auth_token_file());
             return new Settings(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1)), c.timeout_ms(),
-                    c.max_frame_bytes(),
-                    ClusterTls.of(c.tls_keystore(), c.tls_truststore(), c.tls_password(), c.tls_insecure(), PID));
+                    c.max_frame_bytes(), ClusterTls.of(c.tls_keystore(), c.tls_truststore(), c.tls_password(),
+                            c.tls_insecure() || token != null, PID), token);
+        }
+
+        /** The token in {@code file}'s first line; null for no file; a clear error for one unreadable or empty. */
+        static String token(String file) {
+            if (file == null || file.isBlank()) {
+                return null;
+            }
+            try (var lines = java.nio.file.Files.lines(java.nio.file.Path.of(file))) {
+                String first = lines.findFirst().map(String::strip).orElse("");
+                if (first.isEmpty()) {
+                    throw new IllegalArgumentException("auth.token.file " + file + " holds no token");
+                }
+                return first;
+            } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                throw new IllegalArgumentException("auth.token.file " + file + " cannot be read: " + e.getMessage());
+            }
+        }
+
+        /** Never prints the token. */
+        @Override
+        public String toString() {
+            return "Settings[" + address() + ", timeout " + timeoutMs + " ms, " + (tls == null ? "plain" : "TLS")
+                    + (token == null ? "" : ", with a token") + "]";
         }
 
         String address() {
@@ -81,7 +110,8 @@ public final class RemoteMasterComponent {
     public RemoteMasterComponent(Config c, BundleContext context) {
         this.settings = refusedLoudly(() -> Settings.of(c));
         remote = new RemoteMasterService(new InetSocketAddress(settings.host(), settings.port()), settings.timeoutMs(),
-                settings.maxFrameBytes(), settings.tls() == null ? null : settings.tls().context());
+                settings.maxFrameBytes(), settings.tls() == null ? null : settings.tls().context())
+                .withToken(settings.token());
         Dictionary<String, Object> props = new Hashtable<>();
         props.put(RemoteMasterService.REMOTE_PROPERTY, true);
         props.put("mooncake.master.address", settings.address());

@@ -47,6 +47,8 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
     private final int maxFrame;
     private final javax.net.ssl.SSLContext tls;
     private final InstantSource clock;
+    /** An access token sent at HELLO (a master with auth.tokens.file takes the identity from it); null: none. */
+    private volatile String token;
     private RpcConnection connection;
     /** The most keys the connected master takes in one batch. */
     private int maxBatchKeys = MasterOps.DEFAULT_MAX_BATCH;
@@ -71,11 +73,19 @@ public final class RemoteMasterService implements MasterService, AutoCloseable {
         this.clock = clock;
     }
 
+    /** Identifies this client by {@code accessToken} at every HELLO from now on (null: no token). */
+    public RemoteMasterService withToken(String accessToken) {
+        this.token = accessToken;
+        return this;
+    }
+
     private synchronized RpcConnection connection() {
         if (connection == null || !connection.usable()) {
             try {
                 RpcConnection c = new RpcConnection(address, (int) Math.min(timeoutMs, Integer.MAX_VALUE), maxFrame, tls);
-                Messages.Response hello = c.call("HELLO", args(Frames.PROTOCOL_VERSION), timeoutMs);
+                String t = token;
+                Messages.Response hello = c.call("HELLO",
+                        t == null ? args(Frames.PROTOCOL_VERSION) : args(Frames.PROTOCOL_VERSION, t), timeoutMs);
                 if (hello.code() != 0) {
                     c.close();
                     throw error(hello);
